@@ -1,0 +1,179 @@
+"""Input validation and the digits contract shared by every numeric module.
+
+Every public numeric function of :mod:`arete_proofs` takes its working precision
+explicitly as ``digits=`` (significant decimal digits wanted in the result) or,
+when ``digits`` is ``None``, from mpmath's global context (``mpmath.mp.dps``).
+Parameters are converted *at the working precision*: a decimal string such as
+``"0.1"`` is parsed exactly to that precision, never through a binary float.
+
+Bad input raises :class:`ValueError` naming the parameter; a result whose
+digits cannot be guaranteed raises :class:`PrecisionError`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from decimal import Decimal
+from fractions import Fraction
+
+import mpmath
+from mpmath import mp
+
+__all__ = [
+    "PrecisionError",
+    "MAX_DIGITS",
+    "GUARD_DIGITS",
+    "resolve_digits",
+    "to_mpf",
+    "positive",
+    "finite_real",
+    "real",
+]
+
+#: Largest number of significant digits a caller may ask for.  Beyond this the
+#: quadratures become impractically slow (minutes per point); asking for more
+#: is treated as a usage error rather than a silent hang.
+MAX_DIGITS = 1000
+
+#: Guard digits carried by internal computations beyond what the caller asked for.
+GUARD_DIGITS = 10
+
+
+class PrecisionError(ArithmeticError):
+    """The requested number of correct digits could not be certified.
+
+    Raised instead of returning a number whose digits have not been earned
+    (for example when a quadrature does not converge within its budget).
+    """
+
+
+def resolve_digits(digits, name: str = "digits") -> int:
+    """Return the number of significant digits to deliver.
+
+    ``None`` means "the current mpmath context", i.e. ``mpmath.mp.dps``.
+
+    >>> resolve_digits(30)
+    30
+    >>> resolve_digits(0)
+    Traceback (most recent call last):
+      ...
+    ValueError: digits must be an integer between 1 and 1000, got 0
+    """
+    if digits is None:
+        return int(mp.dps)
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral):
+        raise ValueError(
+            f"{name} must be an integer between 1 and {MAX_DIGITS}, got {digits!r}"
+        )
+    digits = int(digits)
+    if not 1 <= digits <= MAX_DIGITS:
+        raise ValueError(
+            f"{name} must be an integer between 1 and {MAX_DIGITS}, got {digits}"
+        )
+    return digits
+
+
+def to_mpf(value, name: str):
+    """Convert ``value`` to an mpmath ``mpf`` at the *current* working precision.
+
+    Accepts ``int``, ``float``, ``str`` (decimal or scientific notation, parsed
+    exactly to the working precision), :class:`fractions.Fraction`,
+    :class:`decimal.Decimal`, ``mpf`` and numpy scalars.  Strings such as
+    ``"inf"`` or ``"nan"`` are converted and left to the caller's range checks.
+
+    >>> from mpmath import mp
+    >>> with mp.workdps(40):
+    ...     x = to_mpf("0.1", "x")
+    ...     x == mp.mpf(1) / 10
+    True
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    try:
+        if isinstance(value, mpmath.mpf):
+            return +value  # round to the working precision
+        if isinstance(value, Fraction):
+            return mp.mpf(value.numerator) / value.denominator
+        if isinstance(value, Decimal):
+            return mp.mpf(str(value))
+        if isinstance(value, str):
+            text = value.strip()
+            if not text:
+                raise ValueError
+            return mp.mpf(text)
+        if isinstance(value, numbers.Integral):
+            return mp.mpf(int(value))
+        if isinstance(value, numbers.Real):
+            return mp.mpf(float(value))
+        if isinstance(value, (mpmath.mpc, complex, numbers.Complex)):
+            raise ValueError
+    except (ValueError, TypeError):
+        pass
+    raise ValueError(f"{name} must be a real number, got {value!r}")
+
+
+def real(value, name: str):
+    """Convert to ``mpf``; NaN is rejected, infinities are allowed."""
+    x = to_mpf(value, name)
+    if mp.isnan(x):
+        raise ValueError(f"{name} must not be NaN")
+    return x
+
+
+def finite_real(value, name: str):
+    """Convert to ``mpf``; NaN and infinities are rejected."""
+    x = real(value, name)
+    if mp.isinf(x):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return x
+
+
+def positive(value, name: str):
+    """Convert to ``mpf`` and require ``0 < value < inf``.
+
+    >>> positive("-1", "alpha")
+    Traceback (most recent call last):
+      ...
+    ValueError: alpha must be positive, got '-1'
+    """
+    x = finite_real(value, name)
+    if x <= 0:
+        raise ValueError(f"{name} must be positive, got {value!r}")
+    return x
+
+
+def digits_to_prec(digits: int) -> int:
+    """Binary precision (bits) that holds ``digits`` decimal digits."""
+    return int(math.ceil(digits * math.log2(10))) + 4
+
+
+#: Extra digits used when *parsing* parameters, so that a decimal string is
+#: represented far more accurately than the result needs (the densities'
+#: condition numbers grow like |t|/theta in the tails).
+PARSE_DIGITS = 30
+
+
+def parse_precision(d: int) -> int:
+    """Decimal digits at which parameters are parsed for a ``d``-digit result."""
+    return d + GUARD_DIGITS + PARSE_DIGITS
+
+
+def exponent_digits(*scales) -> int:
+    """Extra working digits needed when an exponent of size ``|s|`` is formed.
+
+    ``exp(-x/theta)`` with ``x/theta = 1e6`` turns a relative error ``u`` of the
+    exponent into a relative error ``1e6 u`` of the result; this returns
+    ``ceil(log10(max |s|))`` (at least 0) to compensate.
+
+    >>> exponent_digits(1, 0.5)
+    0
+    >>> exponent_digits(1e6)
+    6
+    """
+    m = 0
+    for s in scales:
+        s = abs(s)
+        if s > 1 and not mp.isinf(s):
+            m = max(m, int(mp.ceil(mp.log10(s))))
+    return m
