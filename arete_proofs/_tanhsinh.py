@@ -87,15 +87,19 @@ def standard_nodes(level: int, prec: int, tmax: float):
 def level_error(history, scale):
     r"""Error estimate for the last entry of ``history`` (successive level sums).
 
-    With :math:`r_1 = |S_m - S_{m-1}|` and :math:`r_0 = |S_{m-1} - S_{m-2}|` the
-    estimate is :math:`r_1 \min(1, r_1/r_0)`: the last correction shrunk by the
-    ratio of the last two corrections.  Tanh-sinh roughly squares its error per
-    level, so this is conservative in the asymptotic regime; before it (when the
-    corrections do not decrease) the estimate is :math:`10\,r_1`, i.e. "not
-    converged".  Exact repetition gives 0 only when three sums agree.
-    ``scale`` bounds the size of the terms and sets an absolute floor.
+    The estimate is the last correction :math:`|S_m - S_{m-1}|`, i.e. the error
+    of the *previous* level.  Tanh-sinh roughly squares its error per level in
+    the asymptotic regime, so this overestimates the error of :math:`S_m` by a
+    wide margin there.  Faster extrapolations (:math:`r_1^2/r_0`, as in
+    mpmath's ``estimate_error``) were tried and rejected: for integrands with
+    a feature at a scale the nodes have not resolved yet (such as
+    :math:`e^{-c/y}` with tiny :math:`c`, the mapped tail at :math:`t = 10^{-8}`)
+    convergence stalls for a level and the extrapolation claimed
+    :math:`10^{-35}` where the error was :math:`2\cdot10^{-28}`.  When the
+    corrections grow, the estimate is :math:`10\,r_1`.  With one level only,
+    ``scale`` (the integral of the absolute integrand) is returned.
 
-    >>> level_error([1.0, 1.1, 1.101, 1.101001], 1.0) < 1e-8
+    >>> level_error([1.0, 1.1, 1.101, 1.101001], 1.0) < 1e-5
     True
     >>> level_error([1.0, 1.5], 1.0)
     0.5
@@ -103,14 +107,9 @@ def level_error(history, scale):
     if len(history) < 2:
         return abs(scale) + abs(history[-1])
     r1 = abs(history[-1] - history[-2])
-    if len(history) < 3:
-        return r1
-    r0 = abs(history[-2] - history[-3])
-    if r1 == 0:
-        return r1  # the last level changed nothing at the working precision
-    if r0 == 0 or r1 >= r0:
+    if len(history) >= 3 and r1 > abs(history[-2] - history[-3]):
         return 10 * r1
-    return r1 * (r1 / r0)
+    return r1
 
 
 def integrate(f, pieces, tol, prec, max_level=12, beta=0.0):

@@ -114,6 +114,8 @@ def _evaluate(kind, t, alpha, theta, lam, digits):
     ts, seq = _points(t, d)
     out = [None] * len(ts)
     need = {}  # |t| -> indices (pdf) ; for sf/cdf: t>0 -> indices
+    with mp.workdps(parse_precision(d)):  # abs() rounds to the context precision
+        abs_ts = [abs(x) for x in ts]
     for i, x in enumerate(ts):
         if mp.isinf(x):
             if kind == "pdf":
@@ -125,7 +127,7 @@ def _evaluate(kind, t, alpha, theta, lam, digits):
         elif kind != "pdf" and x == 0:
             out[i] = mp.mpf(1) / 2
         else:
-            need.setdefault(abs(x), []).append(i)
+            need.setdefault(abs_ts[i], []).append(i)
     keys = sorted(need)
     vals = _positive_part(keys, alpha, theta, lam, "pdf" if kind == "pdf" else "sf", d)
     with mp.workdps(d + GUARD_DIGITS):

@@ -129,8 +129,10 @@ def sf(t, alpha, theta, *, digits=None):
         return mp.zero if t > 0 else mp.one
     if t > 0:
         return _sf_nonneg(t, alpha, theta, d)
+    with mp.workdps(parse_precision(d)):  # negation rounds to the context precision
+        t = -t
     with mp.workdps(d + GUARD_DIGITS):
-        return 1 - _sf_nonneg(-t, alpha, theta, d)
+        return 1 - _sf_nonneg(t, alpha, theta, d)
 
 
 def cdf(t, alpha, theta, *, digits=None):
@@ -148,7 +150,9 @@ def cdf(t, alpha, theta, *, digits=None):
     if mp.isinf(t):
         return mp.one if t > 0 else mp.zero
     if t < 0:
-        return _sf_nonneg(-t, alpha, theta, d)
+        with mp.workdps(parse_precision(d)):
+            t = -t
+        return _sf_nonneg(t, alpha, theta, d)
     with mp.workdps(d + GUARD_DIGITS):
         return 1 - _sf_nonneg(t, alpha, theta, d)
 
