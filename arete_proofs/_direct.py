@@ -94,16 +94,26 @@ def arete_direct(t, alpha, theta, lam, kind, tol):
 
 
 def gg_sf_direct(t, alpha, theta, tol):
-    """P(X1 - X2 > t) for ``t > 0`` by quadrature of the closed-form density (alpha > 1/2)."""
-    def f(x, da, db):
-        return mp.exp(gg_logpdf_besselk(x, alpha, theta))
+    r"""P(X1 - X2 > t) for ``t > 0`` and alpha >= 1, without Bessel functions.
 
-    if t < theta:
-        # 1/2 - int_0^t f: no cancellation, the result is at least 1/2 - t f(0)
-        v, err, a = integrate(f, [(0, t)], tol, mp.prec)
-        return mp.mpf(1) / 2 - v, a
-    pts = [t * mp.mpf(2) ** k for k in range(0, 3)] + [t + theta * mp.mpf(4) ** k for k in range(-1, 4)]
-    pts = sorted(p for p in set(pts) if p >= t)
+    .. math::
+
+        P(X_1 - X_2 > t) = \int_0^\infty f_\Gamma(x)\, P(X_1 > t + x)\, dx,
+
+    with the Gamma survival function from :func:`mpmath.gammainc`.  For
+    :math:`\alpha \ge 1` the integrand is bounded and positive.
+    """
+    lg = mp.loggamma(alpha) + alpha * mp.log(theta)
+
+    def f(x, da, db):
+        if x == 0:
+            dens = mp.zero if alpha > 1 else 1 / theta
+        else:
+            dens = mp.exp((alpha - 1) * mp.log(x) - x / theta - lg)
+        return dens * mp.gammainc(alpha, (t + x) / theta, mp.inf, regularized=True)
+
+    mean = alpha * theta
+    pts = sorted({mp.zero} | {mean * mp.mpf(4) ** k for k in range(-3, 3)})
     pieces = [(a, b) for a, b in zip(pts, pts[1:])] + [(pts[-1], mp.inf, theta)]
     v, err, a = integrate(f, pieces, tol, mp.prec)
     return v, a

@@ -23,8 +23,11 @@ measuring cancellation, and tested against independent formulas in
 **Methods.** For :math:`0 < \alpha < 1` the density and survival function come
 from the branch-cut integral of :mod:`arete_proofs._cut` (elementary integrand;
 the hard :math:`|x|^{2\alpha-1}` singularity of :math:`f_{\Gamma-\Gamma}` never
-appears).  For :math:`\alpha \ge 1` they come from direct convolution with the
-Bessel-K form (:mod:`arete_proofs._direct`).  For :math:`\lambda = \theta`
+appears).  For :math:`\alpha \ge 1` (where the cut integral diverges) a
+partial-fraction split of the characteristic function reduces :math:`f_A` to
+Gamma-Gamma densities of shape :math:`\beta + k` (Bessel-K closed form) and one
+Arete density of shape :math:`\beta = \alpha - \lfloor\alpha\rfloor < 1`
+(see :func:`_partial_fraction_values`).  For :math:`\lambda = \theta`
 exactly, :math:`\mathrm{Laplace}(\theta) = \Gamma{-}\Gamma(1,\theta)` so
 :math:`Z \sim \Gamma{-}\Gamma(\alpha+1,\theta)`.  :func:`pdf_at_zero` and
 :func:`mean_abs` are closed forms.
@@ -48,11 +51,9 @@ from mpmath import mp
 
 from . import gamma_gamma
 from ._cut import cut_values
-from ._direct import arete_direct, gg_logpdf_besselk
 from ._validation import (
     GUARD_DIGITS,
     PrecisionError,
-    exponent_digits,
     parse_precision,
     positive,
     real,
@@ -82,17 +83,62 @@ def _points(t, d):
         return [real(t, "t")], False
 
 
-def _direct_values(ts, alpha, theta, lam, kind, d):
-    out = []
-    tol_digits = d + 3
-    for t in ts:
-        extra = exponent_digits(t / theta, t / lam)
-        with mp.workdps(d + GUARD_DIGITS + extra):
-            v, a = arete_direct(+t, +alpha, +theta, +lam, kind, mp.mpf(10) ** -tol_digits)
-            if v <= 0 or a / v > mp.mpf(10) ** (GUARD_DIGITS - 3):
-                raise PrecisionError("direct convolution lost too many digits")
-            out.append(v)
-    return out
+def _partial_fraction_values(ts, alpha, theta, lam, kind, d):
+    r"""alpha >= 1: reduce to Arete(beta) and Gamma-Gamma(beta + k), beta = alpha - floor(alpha).
+
+    With :math:`x = 1 + \theta^2u^2`, :math:`m = \lfloor\alpha\rfloor`,
+    :math:`c = \rho^2 - 1` the characteristic function splits by partial fractions:
+
+    .. math::
+
+        \frac{x^{-\alpha}}{1+\lambda^2u^2} = \rho^2\sum_{k=1}^{m}(-1)^{m-k}c^{-(m-k+1)}x^{-(\beta+k)}
+          + (-1)^m c^{-m}\,\frac{x^{-\beta}}{1+\lambda^2u^2},
+
+    so :math:`f_A` is a combination of :math:`m` Gamma-Gamma densities (Bessel
+    K closed form) and one Arete density with shape :math:`\beta < 1` (the
+    branch-cut route; for :math:`\beta = 0` the Laplace density).  The terms
+    alternate in sign when :math:`\rho > 1`; their cancellation is measured
+    and the terms recomputed with that many more digits.
+    """
+    from . import laplace
+
+    m = int(mp.floor(alpha))
+    with mp.workdps(parse_precision(d)):
+        beta = alpha - m
+        rho = theta / lam
+        c = rho * rho - 1
+        coefs = [rho * rho * (-1) ** (m - k) * c ** (-(m - k + 1)) for k in range(1, m + 1)]
+        coef_last = (-1) ** m * c ** (-m)
+        shapes = [beta + k for k in range(1, m + 1)]  # exact, not at the caller's precision
+    gg = gamma_gamma.pdf if kind == "pdf" else gamma_gamma.sf
+
+    def terms(dd):
+        rows = [[gg(t, shape, theta, digits=dd) for t in ts] for shape in shapes]
+        if beta == 0:
+            lf = laplace.pdf if kind == "pdf" else laplace.sf
+            rows.append([lf(t, lam, digits=dd) for t in ts])
+        else:
+            rows.append(_positive_part(ts, beta, theta, lam, kind, dd))
+        return rows
+
+    extra = 3
+    for _attempt in range(3):
+        rows = terms(d + extra)
+        with mp.workdps(d + extra + GUARD_DIGITS):
+            cs = coefs + [coef_last]
+            out, worst = [], 0
+            for j in range(len(ts)):
+                parts = [cf * row[j] for cf, row in zip(cs, rows)]
+                v = mp.fsum(parts)
+                if v <= 0:
+                    worst = max(worst, d + extra + 5)
+                else:
+                    worst = max(worst, int(mp.ceil(mp.log10(mp.fsum(abs(q) for q in parts) / v))))
+                out.append(v)
+        if worst + 2 <= extra:
+            return out
+        extra = worst + 3
+    raise PrecisionError("partial-fraction terms cancel beyond the reachable precision (rho too close to 1?)")
 
 
 def _positive_part(ts, alpha, theta, lam, kind, d):
@@ -105,7 +151,7 @@ def _positive_part(ts, alpha, theta, lam, kind, d):
         return [fn(t, alpha + 1, theta, digits=d) for t in ts]
     if alpha < 1:
         return cut_values(ts, alpha, theta, lam, kind, d)
-    return _direct_values(ts, alpha, theta, lam, kind, d)
+    return _partial_fraction_values(ts, alpha, theta, lam, kind, d)
 
 
 def _evaluate(kind, t, alpha, theta, lam, digits):
