@@ -182,7 +182,7 @@ def test_cdf_is_the_integral_of_the_pdf():
     with mp.workdps(30):
         pts = [mp.mpf(x) for x in ("0.5", "1", "2", "4")]
         area = mp.quad(lambda t: arete.pdf(t, a, th, lam, digits=25), pts)
-    diff = arete.cdf(pts[-1], a, th, lam, digits=25) - arete.cdf(pts[0], a, th, lam, digits=25)
+        diff = arete.cdf(pts[-1], a, th, lam, digits=25) - arete.cdf(pts[0], a, th, lam, digits=25)
     assert _rel(diff, area) < mp.mpf("1e-22")
 
 
