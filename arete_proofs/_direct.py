@@ -13,9 +13,14 @@ All integrands are positive, so the relative accuracy of the quadrature is the
 relative accuracy of the result.  The real line is cut at 0 (cusp), at ``t``
 (the Laplace kink) and at geometric multiples of :math:`\theta` and
 :math:`\lambda` around both, so that every piece is smooth on its own scale.
-This route evaluates a Bessel function per node and is several times slower
-than the branch-cut route; it is used where that route does not apply
-(:math:`\alpha \ge 1`, where the cut integral diverges).
+
+This route evaluates a Bessel function per node (mpmath's ``besselk`` takes
+1-90 ms for integer orders, i.e. half-integer :math:`\alpha`), so the engine
+does not use it for :math:`f_A`: it serves as an independent second route in
+the tests for :math:`1/2 < \alpha < 1`, where the branch cut applies too.
+The module also holds the Bessel-K log-density used by
+:mod:`arete_proofs.gamma_gamma` and the Gamma-Gamma survival function for
+:math:`\alpha \ge 1`.
 """
 
 from __future__ import annotations
