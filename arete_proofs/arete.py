@@ -148,7 +148,9 @@ def _positive_part(ts, alpha, theta, lam, kind, d):
     if theta == lam:
         # Laplace(theta) is Gamma-Gamma(1, theta): Z ~ Gamma-Gamma(alpha + 1, theta)
         fn = gamma_gamma.pdf if kind == "pdf" else gamma_gamma.sf
-        return [fn(t, alpha + 1, theta, digits=d) for t in ts]
+        with mp.workdps(parse_precision(d)):
+            shape = alpha + 1  # not at the caller's precision
+        return [fn(t, shape, theta, digits=d) for t in ts]
     if alpha < 1:
         return cut_values(ts, alpha, theta, lam, kind, d)
     return _partial_fraction_values(ts, alpha, theta, lam, kind, d)
