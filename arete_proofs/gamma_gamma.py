@@ -110,6 +110,24 @@ def _sf_nonneg(t, alpha, theta, d):
         return v
 
 
+def _tail(t, alpha, theta, digits, upper):
+    """P(X1 - X2 > t) if ``upper`` else P(X1 - X2 <= t), always from the small side."""
+    d = resolve_digits(digits)
+    alpha, theta = _params(alpha, theta, d)
+    t = _point(t, d)
+    if t == 0:
+        return mp.mpf(1) / 2
+    if mp.isinf(t):
+        return mp.one if (t > 0) != upper else mp.zero
+    with mp.workdps(parse_precision(d)):  # negation rounds to the context precision
+        small_side = (t > 0) == upper  # the asked probability is below 1/2
+        s = _sf_nonneg(abs(t), alpha, theta, d)
+    if small_side:
+        return s
+    with mp.workdps(d + GUARD_DIGITS):
+        return 1 - s
+
+
 def sf(t, alpha, theta, *, digits=None):
     r"""Survival function :math:`P(X_1 - X_2 > t)`, accurate in the far tail (no ``1 - cdf``).
 
@@ -120,19 +138,7 @@ def sf(t, alpha, theta, *, digits=None):
     >>> mp.almosteq(sf(50, 1, 1, digits=20), mp.exp(-50) / 2, 1e-18)
     True
     """
-    d = resolve_digits(digits)
-    alpha, theta = _params(alpha, theta, d)
-    t = _point(t, d)
-    if t == 0:
-        return mp.mpf(1) / 2
-    if mp.isinf(t):
-        return mp.zero if t > 0 else mp.one
-    if t > 0:
-        return _sf_nonneg(t, alpha, theta, d)
-    with mp.workdps(parse_precision(d)):  # negation rounds to the context precision
-        t = -t
-    with mp.workdps(d + GUARD_DIGITS):
-        return 1 - _sf_nonneg(t, alpha, theta, d)
+    return _tail(t, alpha, theta, digits, upper=True)
 
 
 def cdf(t, alpha, theta, *, digits=None):
@@ -142,19 +148,7 @@ def cdf(t, alpha, theta, *, digits=None):
     >>> mp.almosteq(cdf("-0.4", "0.05", 1) + cdf("0.4", "0.05", 1), 1)
     True
     """
-    d = resolve_digits(digits)
-    alpha, theta = _params(alpha, theta, d)
-    t = _point(t, d)
-    if t == 0:
-        return mp.mpf(1) / 2
-    if mp.isinf(t):
-        return mp.one if t > 0 else mp.zero
-    if t < 0:
-        with mp.workdps(parse_precision(d)):
-            t = -t
-        return _sf_nonneg(t, alpha, theta, d)
-    with mp.workdps(d + GUARD_DIGITS):
-        return 1 - _sf_nonneg(t, alpha, theta, d)
+    return _tail(t, alpha, theta, digits, upper=False)
 
 
 def mean_abs(alpha, theta, *, digits=None):
