@@ -27,7 +27,7 @@ appears).  For :math:`\alpha \ge 1` (where the cut integral diverges) a
 partial-fraction split of the characteristic function reduces :math:`f_A` to
 Gamma-Gamma densities of shape :math:`\beta + k` (Bessel-K closed form) and one
 Arete density of shape :math:`\beta = \alpha - \lfloor\alpha\rfloor < 1`
-(see :func:`_partial_fraction_values`).  For :math:`\lambda = \theta`
+(see ``_partial_fraction_values``).  For :math:`\lambda = \theta`
 exactly, :math:`\mathrm{Laplace}(\theta) = \Gamma{-}\Gamma(1,\theta)` so
 :math:`Z \sim \Gamma{-}\Gamma(\alpha+1,\theta)`.  :func:`pdf_at_zero` and
 :func:`mean_abs` are closed forms.

@@ -17,7 +17,7 @@ The digits contract
 -------------------
 Every function takes ``digits`` (significant decimal digits wanted; ``None``
 means ``mpmath.mp.dps``), parses its parameters at
-:func:`arete_proofs._validation.parse_precision` (decimal strings are exact to
+``arete_proofs._validation.parse_precision`` (decimal strings are exact to
 that precision; no arithmetic on them happens at the caller's global
 precision) and returns an ``mpf`` rounded to ``digits + GUARD_DIGITS``.
 Apart from :func:`naive_pdf` (the known-bad baseline) and the exact
@@ -33,7 +33,7 @@ Bad input raises ``ValueError``.
 Quadrature and absolute errors
 ------------------------------
 ``mp.quad`` stops on an *absolute* error estimate (about ``10**-dps``).  All
-quadratures here therefore go through one helper (:func:`_integrate`) that
+quadratures here therefore go through one helper (``_integrate``) that
 first estimates the size of the answer (the largest ``integrand(midpoint) *
 width`` over the sub-intervals), divides the integrand by it, integrates, and
 repeats once with the first result as the scale if the estimate was more than
