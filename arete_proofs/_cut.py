@@ -51,6 +51,7 @@ Numerics:
 
 from __future__ import annotations
 
+import gmpy2
 from mpmath import mp
 
 from ._tanhsinh import level_error, standard_nodes, t_max
@@ -59,6 +60,49 @@ from ._validation import PrecisionError
 __all__ = ["CutEngine"]
 
 _MAX_LEVEL = 12
+
+
+# The inner loop sum_k W_k exp(-d_k tau) is the hot path of every batch: it runs
+# in gmpy2's MPFR at the same binary precision (about 5x faster than mpf
+# arithmetic), with the exponent range widened so that e^(-d tau) never
+# underflows.  Results are converted back exactly.
+def _gmpy_context(prec):
+    return gmpy2.context(precision=prec, emax=gmpy2.get_emax_max(), emin=gmpy2.get_emin_min())
+
+
+def _to_mpfr(x, prec):
+    sign, man, exp, _bc = x._mpf_
+    if not man:
+        return gmpy2.mpfr(0)
+    with _gmpy_context(prec):
+        r = gmpy2.mul_2exp(gmpy2.mpfr(man), exp)
+        return -r if sign else r
+
+
+def _to_mpf(r):
+    if not r:
+        return mp.zero
+    man, exp = r.as_mantissa_exp()
+    return mp.mpf((int(man), int(exp)))
+
+
+def _node_sums(nodes, neg_tau):
+    """(sum W e^{-d tau}, sum |W e^{-d tau}|) over ``nodes``, as mpf."""
+    prec = neg_tau.precision if neg_tau else 53
+    with _gmpy_context(max(prec, mp.prec)):
+        s = gmpy2.mpfr(0)
+        sa = gmpy2.mpfr(0)
+        if not neg_tau:
+            for _d, W in nodes:
+                s += W
+                sa += abs(W)
+        else:
+            exp = gmpy2.exp
+            for d, W in nodes:
+                term = W * exp(d * neg_tau)
+                s += term
+                sa += abs(term)
+    return _to_mpf(s), _to_mpf(sa)
 
 
 class _Piece:
@@ -121,6 +165,7 @@ class CutEngine:
             self.CP = cp * lam if kind == "sf" else cp
             self.pole_shift = self.g  # e^{-rho tau} = e^{-tau} e^{-(rho-1) tau}
         self.pieces = self._make_pieces()
+        self._gcache = {}
 
     # -- geometry -------------------------------------------------------
     def _make_pieces(self):
@@ -160,7 +205,7 @@ class CutEngine:
     def _W(self, delta, sigma):
         """t-independent part of the integrand at sigma = 1 + delta (delta exact)."""
         alpha = self.alpha
-        w = delta ** (-alpha) * (sigma + 1) ** (-alpha)
+        w = (delta * (sigma + 1)) ** (-alpha)  # one power: (sigma-1)^-a (sigma+1)^-a
         if self.rho is not None:
             rho = self.rho
             # rho^2 - sigma^2 = (g - delta)(rho + sigma), exact near the pole
@@ -173,7 +218,7 @@ class CutEngine:
         """For the principal value: integrand times (rho - sigma)."""
         alpha = self.alpha
         rho = self.rho
-        w = delta ** (-alpha) * (sigma + 1) ** (-alpha) * rho * rho / (rho + sigma)
+        w = (delta * (sigma + 1)) ** (-alpha) * rho * rho / (rho + sigma)
         if self.kind == "sf":
             w = w / sigma
         return w
@@ -213,6 +258,14 @@ class CutEngine:
             piece.levels.append(out)
         return piece.levels[level - 1]
 
+    def _gmpy_level_nodes(self, piece, level):
+        """The nodes of :meth:`_level_nodes` as gmpy2 ``mpfr`` pairs (cached)."""
+        cache = self._gcache.setdefault(id(piece), [])
+        while len(cache) < level:
+            m = len(cache) + 1
+            cache.append([(_to_mpfr(d, self.prec), _to_mpfr(W, self.prec)) for d, W in self._level_nodes(piece, m)])
+        return cache[level - 1]
+
     # -- evaluation -----------------------------------------------------
     def evaluate(self, taus, tol):
         r"""Return ``(values, abs_values, errors)`` of the bracket ``K*INT + C_P e^{-g tau}``.
@@ -225,6 +278,7 @@ class CutEngine:
         P = len(self.pieces)
         K = self.K
         pole = [self.CP * mp.exp(-self.pole_shift * tau) for tau in taus]
+        gtaus = [_to_mpfr(-tau, self.prec) for tau in taus]
         hist = [[[] for _ in range(n)] for _ in range(P)]
         absum = [[mp.zero] * n for _ in range(P)]
         active = [[True] * n for _ in range(P)]
@@ -238,20 +292,9 @@ class CutEngine:
                 todo = [j for j in range(n) if active[p][j] and not done[p][j]]
                 if not todo:
                     continue
-                nodes = self._level_nodes(piece, level)
+                nodes = self._gmpy_level_nodes(piece, level)
                 for j in todo:
-                    tau = taus[j]
-                    s = mp.zero
-                    sa = mp.zero
-                    if tau == 0:
-                        for d, W in nodes:
-                            s += W
-                            sa += abs(W)
-                    else:
-                        for d, W in nodes:
-                            term = W * mp.exp(-d * tau)
-                            s += term
-                            sa += abs(term)
+                    s, sa = _node_sums(nodes, gtaus[j])
                     hj = hist[p][j]
                     prev = hj[-1] if hj else mp.zero
                     hj.append(prev / 2 + h * s)
