@@ -86,10 +86,9 @@ def _to_mpf(r):
     return mp.mpf((int(man), int(exp)))
 
 
-def _node_sums(nodes, neg_tau):
-    """(sum W e^{-d tau}, sum |W e^{-d tau}|) over ``nodes``, as mpf."""
-    prec = neg_tau.precision if neg_tau else 53
-    with _gmpy_context(max(prec, mp.prec)):
+def _node_sums(nodes, neg_tau, prec):
+    """(sum W e^{-d tau}, sum |W e^{-d tau}|) over ``nodes`` at ``prec`` bits, as mpf."""
+    with _gmpy_context(prec):
         s = gmpy2.mpfr(0)
         sa = gmpy2.mpfr(0)
         if not neg_tau:
@@ -294,7 +293,7 @@ class CutEngine:
                     continue
                 nodes = self._gmpy_level_nodes(piece, level)
                 for j in todo:
-                    s, sa = _node_sums(nodes, gtaus[j])
+                    s, sa = _node_sums(nodes, gtaus[j], self.prec)
                     hj = hist[p][j]
                     prev = hj[-1] if hj else mp.zero
                     hj.append(prev / 2 + h * s)
