@@ -260,6 +260,141 @@ def density(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify_arguments(parser: argparse.ArgumentParser) -> None:
+    from .grids import LEVELS
+    from .registry import STATEMENT_IDS
+    from .verify import DEFAULT_DIGITS as VERIFY_DIGITS
+
+    parser.add_argument("--statement", metavar="ID", action="append", choices=STATEMENT_IDS,
+                        help="check only this statement (repeatable); one of: " + ", ".join(STATEMENT_IDS))
+    parser.add_argument("--grid", choices=LEVELS, default="default",
+                        help="grid size: quick (seconds), default, fine (default: default)")
+    parser.add_argument("--digits", metavar="D", type=int, default=VERIFY_DIGITS,
+                        help=f"digits of the first evaluation of each point (default {VERIFY_DIGITS}); "
+                        "points within the numerical error are re-evaluated at higher precision")
+    parser.add_argument("--workers", metavar="N", type=int, default=1,
+                        help="worker processes (default 1)")
+    parser.add_argument("--dask", metavar="ADDRESS",
+                        help="send the grid points to the Dask scheduler at ADDRESS (extra 'dask')")
+    parser.add_argument("--json", metavar="FILE", help="write the full report as JSON to FILE")
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="compare with a saved report; fail on a violation or a changed minimum slack")
+    parser.add_argument("--tolerance", metavar="T", type=float, default=1e-6,
+                        help="relative tolerance of --baseline on the minimum slack (default 1e-6)")
+    parser.add_argument("--symbolic", action="store_true",
+                        help="also run the sympy proofs of the algebraic steps")
+    parser.add_argument("--observations", action="store_true",
+                        help="also check the paper's literal statements listed as observations (errata)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
+
+
+def _short(value: str) -> str:
+    import sympy as sp
+
+    try:
+        expr = sp.sympify(value)
+    except (sp.SympifyError, TypeError):
+        return value
+    if expr.is_Integer or (expr.is_Rational and len(value) <= 8) or len(value) <= 8:
+        return value
+    return mpmath.nstr(mpmath.mpf(sp.N(expr, 20)), 4)
+
+
+def _where(argmin: dict) -> str:
+    if not argmin:
+        return "-"
+    skip = ("bound", "lhs", "rhs", "digits")
+    point = ", ".join(f"{k}={_short(v)}" for k, v in argmin.items() if k not in skip)
+    return f"{argmin.get('bound', '')}: {point}"
+
+
+def _slack_text(x) -> str:
+    if isinstance(x, str):
+        return x
+    if x != x:
+        return "nan"
+    if x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:.4g}"
+
+
+@command(
+    "verify",
+    help="check the paper's proof chain statement by statement over parameter grids",
+    description="""\
+Checks every bound of the paper's statements (Lemmas 2, 3, 14-19, 26-28, Claim 1,
+Note 2) at every point of a grid built from the statement's hypotheses, and prints
+per statement: points checked, violations, minimum slack ln(rhs/lhs) and where it
+occurs.  Exit status 0 only when everything holds (and, with --baseline, no
+minimum slack changed).  Examples:
+
+    arete verify --grid quick
+    arete verify --workers 2 --symbolic --observations --json report.json
+    arete verify --statement lemma-18 --grid fine --digits 30
+    arete verify --baseline tests/data/verify_quick_baseline.json --grid quick
+""",
+    options=(_verify_arguments,),
+)
+def verify_command(args: argparse.Namespace) -> int:
+    """``arete verify``: run the grid checks, print the table, compare with a baseline."""
+    from . import verify as V
+
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    baseline = V.load_report(args.baseline) if args.baseline else None
+    report = V.verify(args.statement, level=args.grid, digits=args.digits, workers=args.workers,
+                      dask_address=args.dask, progress=not args.no_progress)
+    if args.symbolic:
+        from . import symbolic
+
+        report.symbolic = [dict(vars(r)) if not hasattr(r, "__dataclass_fields__") else
+                           {k: getattr(r, k) for k in r.__dataclass_fields__} for r in symbolic.run()]
+    if args.observations:
+        from . import observations
+
+        report.observations = [{k: getattr(o, k) for k in o.__dataclass_fields__}
+                               for o in observations.run(digits=args.digits)]
+    rows = [("id", "statement", "points", "violations", "tight", "min slack", "where")]
+    for s in report.statements:
+        rows.append((s.id, s.number, str(s.points), str(s.violations), str(s.tight),
+                     _slack_text(s.min_slack), _where(s.argmin)))
+    widths = [max(len(r[i]) for r in rows) for i in range(6)]
+    for r in rows:
+        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r[:6], widths)))
+              + "  " + r[6])
+    for s in report.statements:
+        for e in s.grid_errors[:3]:
+            print(f"GRID ERROR {s.id}: {e['point']} violates {', '.join(e['hypotheses'])}")
+        for b in s.bounds:
+            for ex in b.examples[:3]:
+                print(f"VIOLATION {s.id} [{b.name}] at {ex['point']}: lhs = {ex['lhs']}, rhs = {ex['rhs']}")
+    if report.symbolic:
+        print()
+        for r in report.symbolic:
+            print(f"symbolic {r['id']:<28} {'holds' if r['holds'] else 'FAILS'}  {r['title']}")
+    if report.observations:
+        print()
+        for o in report.observations:
+            print(f"observation {o['id']:<24} {o['verdict']:<9} {o['literal']}")
+    print(f"\n{sum(s.points for s in report.statements)} checks on the {report.grid} grid in "
+          f"{report.wall_seconds:.1f} s with {args.workers} worker(s)"
+          + (f" on Dask at {args.dask}" if args.dask else ""))
+    status = 0 if report.ok else 1
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(report.to_json(), fh, indent=1)
+    if baseline is not None:
+        problems = V.compare_baseline(report, baseline, args.tolerance)
+        for p in problems:
+            print(f"BASELINE {p}")
+        if problems:
+            status = 1
+        else:
+            print(f"baseline {args.baseline}: no regression (tolerance {args.tolerance:g})")
+    print("all statements hold" if status == 0 else "FAILED", file=sys.stderr if status == 0 else sys.stdout)
+    return status
+
+
 # --------------------------------------------------------------------------
 # Entry point
 # --------------------------------------------------------------------------
