@@ -320,7 +320,7 @@ def lemma_26(level):
 
 
 def lemma_27(level):
-    """Staircase: gamma in [0, 1] (0, the E|X|-optimal gamma, 1/2, 1), t at and between the steps."""
+    """Staircase: gamma in [0, 1] (0, the E|X|-optimal gamma, 1/2, 1), t on the steps and next to each jump."""
     epss = _level(level, [2], [R(1, 10), 1, 5, 20], [R(1, 10), 1, 3, 5, 10, 20, 40])
     blocks = []
     for e in epss:
@@ -333,8 +333,15 @@ def lemma_27(level):
         Dl, g = b[Delta], b[gamma_sc]
         shifts = _level(level, [Dl, -Dl], [Dl, -Dl, g * Dl, Dl / 2],
                         [Dl, -Dl, g * Dl, Dl / 2, (1 - g) * Dl, -Dl / 3])
-        ts = _level(level, [0, g * Dl, -Dl / 2], [0, g * Dl / 2, g * Dl, Dl, Dl + g * Dl, -g * Dl, -Dl / 2, 3 * Dl],
-                    [0, g * Dl / 2, g * Dl, (1 + g) * Dl / 2, Dl, Dl + g * Dl, -g * Dl, -Dl / 2, -Dl, 3 * Dl, 7 * Dl])
+        # f_SC jumps at |t| = (k + gamma) Delta: a point exactly on a jump is ill-posed in
+        # floating point (t and t + a may round to different sides), so the grid takes
+        # points a relative 1e-12 below and above each jump instead
+        off = R(1, 10**12) * Dl
+        jumps = _level(level, [g * Dl], [g * Dl, Dl, Dl + g * Dl, -g * Dl],
+                       [g * Dl, Dl, Dl + g * Dl, -g * Dl, -Dl, 3 * Dl + g * Dl])
+        ts = _level(level, [0, -Dl / 2], [0, g * Dl / 2, -Dl / 2, 3 * Dl + Dl / 2],
+                    [0, g * Dl / 2, (1 + g) * Dl / 2, -Dl / 2, 7 * Dl + Dl / 3])
+        ts += [j + s for j in jumps for s in (-off, off)]
         return [{t: tt, a: aa} for aa in _unique(shifts) if aa != 0 for tt in _unique(ts)]
 
     return _product(blocks, local)
