@@ -1,0 +1,81 @@
+"""``arete verify``: table, JSON report, baseline comparison, exit status, Dask address."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arete_proofs.cli import main
+from arete_proofs.registry import STATEMENT_IDS
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_verify_table_and_json(capsys, tmp_path):
+    report = tmp_path / "r.json"
+    code, out, err = run(capsys, "verify", "--grid", "quick", "--statement", "lemma-28",
+                         "--statement", "note-2", "--json", report, "--no-progress")
+    assert code == 0, out + err
+    header, *rows = [line for line in out.splitlines() if line.strip()]
+    assert header.split()[:5] == ["id", "statement", "points", "violations", "tight"]
+    assert rows[0].startswith("lemma-28") and "Lemma 28" in rows[0]
+    assert rows[1].startswith("note-2")
+    doc = json.loads(report.read_text())
+    ids = [s["id"] for s in doc["statements"]]
+    assert ids == ["lemma-28", "note-2"]
+    for s in doc["statements"]:
+        assert s["violations"] == 0 and s["points"] > 0 and "argmin" in s and "min_slack" in s
+
+
+def test_verify_baseline_pass_and_fail(capsys, tmp_path):
+    report = tmp_path / "r.json"
+    args = ["verify", "--grid", "quick", "--statement", "lemma-26", "--no-progress"]
+    assert run(capsys, *args, "--json", report)[0] == 0
+    code, out, _ = run(capsys, *args, "--baseline", report)
+    assert code == 0 and "no regression" in out
+    doc = json.loads(report.read_text())
+    doc["statements"][0]["min_slack"] = 0.5           # pretend the bound used to have slack
+    report.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, *args, "--baseline", report)
+    assert code == 1 and "BASELINE lemma-26" in out
+
+
+def test_verify_progress_on_stderr(capsys):
+    code, out, err = run(capsys, "verify", "--grid", "quick", "--statement", "note-2")
+    assert code == 0
+    assert "verify: 1/1 tasks" in err and "verify:" not in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--statement", "lemma-99"], "invalid choice"),
+    (["--grid", "huge"], "invalid choice"),
+    (["--workers", "0"], "workers"),
+    (["--digits", "5"], "digits"),
+])
+def test_verify_bad_arguments(capsys, argv, message):
+    code, out, err = run(capsys, "verify", "--no-progress", *argv)
+    assert code == 2
+    assert err.startswith("arete: error:") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_verify_help_lists_statement_ids(capsys):
+    code, out, _ = run(capsys, "verify", "--help")
+    assert code == 0
+    for sid in STATEMENT_IDS:
+        assert sid in out
+
+
+def test_verify_dask_address(capsys):
+    distributed = pytest.importorskip("dask.distributed", reason="optional extra 'dask' not installed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        code, out, err = run(capsys, "verify", "--grid", "quick", "--statement", "lemma-28",
+                             "--dask", cluster.scheduler_address, "--no-progress")
+    assert code == 0, out + err
+    assert f"on Dask at {cluster.scheduler_address}" in out
