@@ -129,7 +129,7 @@ def _paper_eps(level, Dl, values):
 
 
 def lemma_3(level):
-    """Paper parameters (eps, Delta), shifts |a| <= Delta, t over the whole line."""
+    """Paper parameters (eps, Delta), shifts ``|a| <= Delta``, t over the whole line."""
     Dls = _deltas(level)
     eps_values = _level(level, [40], [24, 40, 60], [22, 24, 30, 40, 50, 60])
     blocks = [{Delta: Dl, eps: e} for Dl in Dls for e in _paper_eps(level, Dl, eps_values)]
@@ -217,7 +217,7 @@ def _chain_blocks(level, gap_denominator):
 
 
 def _far_ts(level, b, strict):
-    """t with |t| >= D_u and t > -Delta/2 (t >= -Delta/2 when not ``strict``)."""
+    """t with ``|t| >= D_u`` and t > -Delta/2 (t >= -Delta/2 when not ``strict``)."""
     Dl, du, th = b[Delta], b[D_u], b[theta]
     ts = [v for v in _tail_ts(level, Dl, th, du)]
     if du < Dl / 2:
@@ -227,19 +227,19 @@ def _far_ts(level, b, strict):
 
 
 def lemma_16(level):
-    """|t| >= D_u on both sides of 0, lam up to its hypothesis boundary."""
+    """``|t| >= D_u`` on both sides of 0, lam up to its hypothesis boundary."""
     blocks = _chain_blocks(level, lambda b: b[D_u] + b[Delta] + b[D_Gamma])
     return _product(blocks, lambda b: [{t: tt} for tt in _far_ts(level, b, strict=True)])
 
 
 def claim_1(level):
-    """As Lemma 16, with t = -Delta/2 allowed (|t| <= |t + Delta|)."""
+    """As Lemma 16, with t = -Delta/2 allowed (``|t| <= |t + Delta|``)."""
     blocks = _chain_blocks(level, lambda b: b[D_Gamma] + b[Delta] + b[D_u])
     return _product(blocks, lambda b: [{t: tt} for tt in _far_ts(level, b, strict=False)])
 
 
 def lemma_17(level):
-    """|t| <= D_u, t > -Delta/2: 0, tiny t, D_u itself and negative t."""
+    """``|t| <= D_u``, t > -Delta/2: 0, tiny t, D_u itself and negative t."""
     blocks = _chain_blocks(level, lambda b: b[Delta] + b[D_Gamma])
 
     def local(b):
@@ -305,7 +305,7 @@ def lemma_19(level):
 # ---------------------------------------------------------------------------
 
 def lemma_26(level):
-    """Laplace with lam = Delta/eps: shifts |a| <= Delta, t on both sides (equality for t >= 0, a = Delta)."""
+    """Laplace with lam = Delta/eps: shifts ``|a| <= Delta``, t on both sides (equality for t >= 0, a = Delta)."""
     epss = _level(level, [1], [R(1, 10), 1, 10, 60], [R(1, 100), R(1, 10), 1, 5, 10, 30, 60])
     blocks = [{eps: e, Delta: Dl} for e in epss for Dl in _deltas(level, quick=(1,), default=(R(1, 10), 1, 10))]
 

@@ -16,21 +16,21 @@ assumption.
 Densities and constants are unevaluated sympy functions that print as in the
 paper (:math:`f_\Gamma(x)`, :math:`c_{D_\Gamma}`, ...):
 
-=====================  =========================================================
-function               meaning (paper)
-=====================  =========================================================
-``f_Gamma(x, a, th)``  :math:`f_\Gamma(x)`, Gamma density (Def. 22)
-``f_L(x, lam)``        :math:`f_L(x)`, Laplace density (Def. 23)
-``f_GG(x, a, th)``     :math:`f_{\Gamma-\Gamma}(x)` (Def. 7), Bessel-K engine
-``f_A(x, a, th, lam)`` :math:`f_A(x)` (Def. 9), the density engine
-``f_SC(x, g, D, eps)`` Staircase density (Lemma 27)
-``c_DGam(D, a, th)``   :math:`c_{D_\Gamma} = P(X \le D_\Gamma)` (Lemma 14)
-``c_Du(D, a, th)``     :math:`c_{D_u} = 2 P(X \le D_u)` (Lemma 16)
-``near_mass(...)``     :math:`\int_{t-D_u}^{t+D_u} f_\Gamma(|t-x|) f_L(x)\,dx` (Claim 1)
-``shifted_conv(...)``  :math:`\int f_\Gamma(D_\Gamma + |s-x|) f_L(x)\,dx` (Claim 1)
-``mean_abs_A(...)``    exact :math:`E|Z|` (Lemma 3)
-``var_A_cf(...)``      :math:`\operatorname{Var} Z` as :math:`-\varphi''(0)` (Lemma 3)
-=====================  =========================================================
+========================  =========================================================
+function                  meaning (paper)
+========================  =========================================================
+``f_Gamma(x, a, th)``     :math:`f_\Gamma(x)`, Gamma density (Def. 22)
+``f_L(x, lam)``           :math:`f_L(x)`, Laplace density (Def. 23)
+``f_GG(x, a, th)``        :math:`f_{\Gamma-\Gamma}(x)` (Def. 7), Bessel-K engine
+``f_A(x, a, th, lam)``    :math:`f_A(x)` (Def. 9), the density engine
+``f_SC(x, g, D, eps)``    Staircase density (Lemma 27)
+``c_DGam(D, a, th)``      :math:`c_{D_\Gamma} = P(X \le D_\Gamma)` (Lemma 14)
+``c_Du(D, a, th)``        :math:`c_{D_u} = 2 P(X \le D_u)` (Lemma 16)
+``near_mass(...)``        :math:`\int_{t-D_u}^{t+D_u} f_\Gamma(|t-x|) f_L(x)\,dx` (Claim 1)
+``shifted_conv(...)``     :math:`\int f_\Gamma(D_\Gamma + |s-x|) f_L(x)\,dx` (Claim 1)
+``mean_abs_A(...)``       exact :math:`E|Z|` (Lemma 3)
+``var_A_cf(...)``         :math:`\operatorname{Var} Z` as :math:`-\varphi''(0)` (Lemma 3)
+========================  =========================================================
 
 ``c_L`` is the symbol of the paper's constant :math:`c_L = 1/4` (Lemma 15); it is
 replaced by its value (:data:`CONSTANTS`) before any evaluation.
@@ -76,7 +76,7 @@ c_L = sp.Symbol("c_L", positive=True)
 #: Values of the paper's named constants.
 CONSTANTS = {c_L: sp.Rational(1, 4)}
 
-#: Lemma 3 / Lemma 19: alpha = lam = e^{-eps/4}, theta = 4 Delta / eps.
+#: The paper's parameters (Lemmas 3 and 19), alpha = lam = e^{-eps/4} and theta = 4 Delta / eps.
 PAPER_PARAMETERS = {
     alpha: sp.exp(-eps / 4),
     theta: 4 * Delta / eps,
