@@ -65,6 +65,7 @@ from mpmath import mp
 
 from . import arete
 from .registry import GAP, RATIO, REGISTRY, RHS_9, RHS_18, RHS_CLAIM_1
+from .params import FIGURE_4
 from .symbols import (
     D_Gamma, D_u, Delta, PAPER_PARAMETERS, a, alpha, eps, explicit, f_A, f_L, lam,
     numeric, shifted_conv, t, theta, working_digits,
@@ -897,12 +898,8 @@ def check_section_4_2_reduction(digits: int = 20, *, level: str = "default") -> 
 # 8. Figures 3 and 4: the 0.001 grid
 # ---------------------------------------------------------------------------
 
-#: The parameters of Figure 4 (from the paper's published code, Delta = 1), eps -> (alpha, theta, lam).
-FIGURE_4_PARAMETERS = {
-    6: ("0.07559007048913552", "0.6295929433519876", "0.05453349704921005"),
-    7: ("0.03438865645893487", "0.7753538691868341", "0.03916449536622209"),
-    8: ("0.01922231819807612", "0.8312962061581013", "0.02547890283133737"),
-}
+#: The parameters of Figure 4 (:data:`arete_proofs.params.FIGURE_4`).
+FIGURE_4_PARAMETERS = FIGURE_4
 
 
 def _log_ratios(ts, params, digits, shift=1):

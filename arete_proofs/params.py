@@ -19,7 +19,15 @@ from mpmath import mp
 
 from ._validation import GUARD_DIGITS, parse_precision, positive, resolve_digits
 
-__all__ = ["paper_parameters", "lemma3_applies"]
+__all__ = ["paper_parameters", "lemma3_applies", "FIGURE_4"]
+
+#: The parameters of the paper's Figure 4 (from its published code, Delta = 1), found
+#: empirically to give eps = 6, 7, 8: target eps -> (alpha, theta, lam) as decimal strings.
+FIGURE_4 = {
+    6: ("0.07559007048913552", "0.6295929433519876", "0.05453349704921005"),
+    7: ("0.03438865645893487", "0.7753538691868341", "0.03916449536622209"),
+    8: ("0.01922231819807612", "0.8312962061581013", "0.02547890283133737"),
+}
 
 
 def paper_parameters(eps, Delta=1, *, digits=None):
