@@ -27,7 +27,7 @@ import sympy as sp
 from .symbols import D_Gamma, D_u, Delta, a, alpha, eps, gamma_sc, h, kappa, lam, n, t, theta
 
 __all__ = [
-    "LEVELS", "lemma_2", "lemma_3", "lemma_14", "lemma_15", "lemma_16", "claim_1",
+    "LEVELS", "lemma_2", "lemma_3", "corollary_5", "lemma_14", "lemma_15", "lemma_16", "claim_1",
     "lemma_17", "lemma_18", "note_2", "lemma_19", "lemma_26", "lemma_27", "lemma_28",
 ]
 
@@ -143,6 +143,13 @@ def lemma_3(level):
         return [{t: tt, a: aa} for aa in shifts for tt in _unique(ts)]
 
     return _product(blocks, local)
+
+
+def corollary_5(level):
+    """The paper's parameters at (Delta, eps) from the threshold 20 + 4 ln Delta to 60."""
+    Dls = _deltas(level)
+    eps_values = _level(level, [40], [24, 40, 60], [22, 24, 30, 40, 50, 60])
+    return [{Delta: Dl, eps: e} for Dl in Dls for e in _paper_eps(level, Dl, eps_values)]
 
 
 # ---------------------------------------------------------------------------

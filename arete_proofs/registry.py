@@ -34,7 +34,7 @@ from . import grids
 from .symbols import (
     D_Gamma, D_u, Delta, PAPER_PARAMETERS, a, alpha, c_DGam, c_Du, c_L, eps, f_A,
     f_GG, f_Gamma, f_L, f_SC, gamma_sc, h, kappa, lam, mean_abs_A, n, near_mass,
-    shifted_conv, t, theta, var_A_cf,
+    shifted_conv, t, theta, tight_eps_A, var_A_cf,
 )
 
 __all__ = ["Bound", "Statement", "REGISTRY", "STATEMENT_IDS", "get", "g_lemma28"]
@@ -212,6 +212,25 @@ _STATEMENTS = [
         notes="The statement names the parameters 'alpha, beta, lambda' once; beta is theta "
               "(see the observations).",
         grid=grids.lemma_3,
+    ),
+    Statement(
+        id="corollary-5", number="Corollary 5", section="1",
+        title="The Arete mechanism with Lemma 3's parameters is eps-DP with error O(Delta e^{-eps/4})",
+        statement="The Arete mechanism q(x) + Z with the parameters of Lemma 3 is eps-DP and has "
+                  "expected error O(Delta e^{-eps/4}).",
+        hypotheses=(Delta >= 2 / sp.E, eps >= 20 + 4 * sp.log(Delta)),
+        substitutions=PAPER_PARAMETERS,
+        bounds=(
+            Bound("tight-epsilon", tight_eps_A(alpha, theta, lam, Delta), eps,
+                  text="tight epsilon = sup_t ln f_A(t)/f_A(t + Delta) <= eps"),
+            Bound("error", mean_abs_A(alpha, theta, lam), 2 * Delta * sp.exp(-eps / 4),
+                  text="E|Z| <= 2 Delta e^{-eps/4} (the O-constant of the proof: 8/eps + e/2 < 2)"),
+        ),
+        uses=("lemma-3", "lemma-2"),
+        notes="Checked through the tight epsilon of the noise (privacy.tight_epsilon): the "
+              "supremum over every t of the privacy loss, not only at grid points.  The proof's "
+              "|x - x'| <= 1 means |q(x) - q(x')| <= Delta (an observation).",
+        grid=grids.corollary_5,
     ),
     Statement(
         id="lemma-14", number="Lemma 14", section="4.1",

@@ -58,7 +58,7 @@ MAX_DIGITS = 80
 #: Symbols that vary inside a task; all other symbols of a point are its parameters.
 _LOCAL = (t, a, h, n)
 #: Functions evaluated by the (slow) density engine: their statements get small tasks.
-_ENGINE = ("f_A", "f_GG", "near_mass", "shifted_conv", "mean_abs_A")
+_ENGINE = ("f_A", "f_GG", "near_mass", "shifted_conv", "mean_abs_A", "tight_eps_A")
 
 
 class GridError(ValueError):
