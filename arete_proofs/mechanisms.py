@@ -321,7 +321,7 @@ def cf_mean_abs(components, *, digits=12):
     (:math:`\varphi` is real and in :math:`(0, 1]`: each :math:`G - G'` has
     characteristic function :math:`(1+s^2u^2)^{-a}`).  Evaluated with mpmath's
     tanh-sinh rule split at :math:`1/s_i, 10/s_i, 100/s_i` at two working precisions;
-    they must agree to ``digits`` significant digits, else :class:`PrecisionError`.
+    they must agree to ``digits`` significant digits, else :class:`~arete_proofs.PrecisionError`.
 
     >>> from mpmath import mp
     >>> from arete_proofs import arete
