@@ -46,3 +46,29 @@ def test_epsilon_json_paper_eps_and_delta(capsys):
 def test_epsilon_bad_input(capsys, argv, message):
     code, _, err = run(capsys, "epsilon", *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_optimize_lines_and_json(capsys):
+    code, out, err = run(capsys, "optimize", "--paper-eps", "8", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    for key in ("alpha", "theta", "lam", "epsilon", "mean_abs", "variance"):
+        assert key in doc
+    assert float(doc["epsilon"]) <= 8
+    # better than Laplace (Delta/eps) at the same epsilon, worse than the paper's parameters' privacy
+    assert float(doc["mean_abs"]) < 1 / 8
+    assert doc["paper_lemma3_applies"] == "false"
+
+
+def test_compare_table(capsys):
+    code, out, err = run(capsys, "compare", "--epsilon", "20")
+    assert code == 0, err
+    labels = [line.split()[1] for line in out.splitlines()[1:]]
+    assert labels == ["arete-optimized", "laplace", "staircase", "arete-paper"]
+
+
+@pytest.mark.parametrize("argv", [["optimize", "--epsilon", "0"], ["optimize", "--epsilon", "8", "--delta", "-1"],
+                                  ["compare", "--epsilon", "-2"], ["optimize"]])
+def test_optimize_compare_bad_input(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.startswith("arete: error:")
