@@ -109,7 +109,7 @@ __all__ = [
 #: Objectives :func:`optimize` can minimise.
 OBJECTIVES = ("mean_abs", "variance")
 
-#: Largest target epsilon supported: beyond it the optimal lam/theta falls
+#: The largest target epsilon supported; beyond it the optimal lam/theta falls
 #: below about 1e-6, outside the range where :mod:`arete_proofs.fast` is validated.
 EPS_MAX = 25.0
 
