@@ -7,6 +7,8 @@ from pathlib import Path
 
 # Document the package of this checkout even when it is not installed.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Local extensions: pages generated from the statement registry, the CLI reference.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
 import arete_proofs  # noqa: E402
 
@@ -19,9 +21,21 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    # MathJax is bundled into the build: the pages render without network access
+    "sphinx-mathjax-offline",
     "sphinx_proof",
     "myst_parser",
+    # figures computed by the library at build time (.. plot:: directive)
+    "matplotlib.sphinxext.plot_directive",
+    "arete_docs",
+    "arete_cli_ref",
 ]
+
+# plot directive: PNG + hi-res, no source links (the code is the library's)
+plot_formats = [("png", 110)]
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_include_source = False
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
