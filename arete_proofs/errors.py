@@ -62,6 +62,11 @@ class NoiseErrors:
     ``parameters`` maps parameter names to values (for the Staircase,
     ``gamma_mean_abs`` and ``gamma_var``: the two errors use different
     :math:`\gamma`).  ``lemma3_applies`` is set by :func:`paper_errors` only.
+
+    >>> from mpmath import mp
+    >>> e = laplace_errors(2)                 # Lemma 26: lam = Delta/eps = 1/2
+    >>> e.mechanism, mp.almosteq(e.variance, 2 * e.parameters["lam"] ** 2)
+    ('laplace', True)
     """
 
     mechanism: str
@@ -177,6 +182,12 @@ class ComparisonRow:
 
     ``arete`` is the :class:`arete_proofs.optimize.Optimum` (``None`` when
     ``optimized=False``); ``paper`` is ``None`` where Lemma 3 does not apply.
+
+    >>> row = comparison_table([20], optimized=False)[0]
+    >>> row.arete is None, row.paper is not None    # Lemma 3 applies at eps = 20, Delta = 1
+    (True, True)
+    >>> row.staircase.mean_abs <= row.laplace.mean_abs   # Lemma 27 vs Lemma 26
+    True
     """
 
     eps: object

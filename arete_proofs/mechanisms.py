@@ -369,6 +369,11 @@ class SumNoise:
     ``components``: the pairs :math:`(a_i, s_i)`; ``k`` = contributors / ``n_min``.
     For Arete shares sized for ``n_min`` and :math:`m` contributors the components are
     :math:`(k\alpha, \theta)` and :math:`(k, \lambda)` (see :func:`sum_noise`).
+
+    >>> # one share per party for exactly n_min parties: the noise is Arete(alpha, theta, lam)
+    >>> noise = sum_noise(10, 10, 0.5, 2.0, 0.25)
+    >>> noise.k, noise.var() == 2 * 0.5 * 2.0**2 + 2 * 0.25**2     # Var Z = 2 alpha theta^2 + 2 lam^2
+    (1.0, True)
     """
 
     components: tuple

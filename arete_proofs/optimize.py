@@ -164,6 +164,10 @@ class EpsilonEstimate:
     ``t_star`` is the best point found (``inf`` when the tail limit
     :math:`\Delta/\max(\theta,\lambda)` is the supremum); ``grid_max`` is the
     maximum over the points evaluated.
+
+    >>> e = estimate_epsilon(0.5, 2.0, 0.5)
+    >>> e.tail == 1 / 2.0 and e.grid_max <= e.epsilon and e.tail <= e.epsilon
+    True
     """
 
     epsilon: float
@@ -251,7 +255,17 @@ def estimate_epsilon(alpha, theta, lam, Delta=1.0, *, t_min=1e-12, n_log=120, n_
 
 @dataclass(frozen=True)
 class SearchResult:
-    """Float64 optimum at ``Delta = 1``: parameters, estimated epsilon, objective value."""
+    r"""Float64 optimum at ``Delta = 1``: parameters, estimated epsilon, objective value.
+
+    ``value`` is the objective (:math:`E|Z|` or :math:`\operatorname{Var} Z`) at
+    ``(alpha, theta, lam)``; ``epsilon`` (the estimator's) is at most the target.
+
+    >>> from arete_proofs import fast
+    >>> # a stand-in estimator: the tail limit 1/max(theta, lam) (exact for alpha >= 1)
+    >>> r = search(2.0, estimator=lambda a, th, lam: 1 / max(th, lam), starts=[(1.0, 1.0)])
+    >>> r.epsilon <= 2.0 and r.value == fast.mean_abs(r.alpha, r.theta, r.lam)
+    True
+    """
 
     alpha: float
     theta: float
@@ -384,6 +398,12 @@ def search(eps, *, objective="mean_abs", seed=None, estimator=None, starts=None,
     :math:`\theta \in [10^{-3}, 10^3]`, :math:`\lambda \in [10^{-6}\theta, 1/\varepsilon]`
     (a penalty outside).  ``seed`` (``None``: deterministic) jitters the starts by
     a normal perturbation of standard deviation 0.2 in log space.
+
+    >>> # with the tail limit as estimator (exact for alpha >= 1) the result stays in the box
+    >>> # and meets the constraint
+    >>> r = search(1.0, estimator=lambda a, th, lam: 1 / max(th, lam), starts=[(1.0, 1.0)])
+    >>> r.epsilon <= 1.0 and 1e-7 <= r.alpha <= 10 and r.lam <= 1 / 1.0
+    True
     """
     target0 = _target(eps)
     objective = _objective(objective)
@@ -469,6 +489,11 @@ def exact_epsilon(alpha, theta, lam, Delta=1, *, digits=12):
 
     A thin wrapper of :func:`arete_proofs.privacy.tight_epsilon` (imported when
     first needed).
+
+    >>> from mpmath import mp
+    >>> # lam >= theta: the tail limit Delta/max(theta, lam) is the supremum
+    >>> exact_epsilon("0.3", 1, 2, 3) == mp.mpf(3) / 2
+    True
     """
     return _privacy().tight_epsilon(alpha, theta, lam, Delta, digits=digits).epsilon
 

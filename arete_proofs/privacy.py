@@ -195,6 +195,14 @@ class TightEpsilon:
     ``achieved_digits``: :math:`-\log_{10}` of the certified relative width;
     ``attained``: False when the supremum is only approached as :math:`t \to \infty`
     (``method`` says which closed case applied).
+
+    >>> from mpmath import mp
+    >>> # lam >= theta: the supremum is the tail limit Delta/max(theta, lam), not attained
+    >>> r = tight_epsilon("0.3", 1, 2, 1)
+    >>> r.lower_bound <= r.epsilon <= r.upper_bound and r.epsilon == r.tail_limit == mp.mpf(1) / 2
+    True
+    >>> r.attained
+    False
     """
 
     epsilon: object
@@ -215,10 +223,15 @@ class TightEpsilon:
 
 @dataclass(frozen=True)
 class CoverCheck:
-    """Result of :func:`check_cover`: certified bounds from a *given* set of points.
+    r"""Result of :func:`check_cover`: certified bounds from a *given* set of points.
 
     ``certified`` is True when the points cover ``[0, T]`` (``gaps`` empty), the tail bound
     at ``T`` is below the best value found, and ``upper - lower <= 10**-digits * lower``.
+    The bounds enclose the tight epsilon :math:`\sup_t \ln f_A(t)/f_A(t+\Delta)`.
+
+    >>> c = check_cover([0, "0.5", 1, 2, 4, 8], "0.5", 2, 1, digits=3)
+    >>> c.lower <= c.upper, c.gaps          # a coarse cover: valid bounds, not yet certified
+    (True, ())
     """
 
     lower: object
@@ -232,7 +245,16 @@ class CoverCheck:
 
 @dataclass(frozen=True)
 class ShiftReduction:
-    """Result of :func:`check_shift_reduction`: ``per_shift`` holds ``(a, l(|a|))``."""
+    r"""Result of :func:`check_shift_reduction`: ``per_shift`` holds ``(a, l(|a|))``.
+
+    ``holds``: no shift :math:`|a| \le \Delta` has a larger loss than :math:`l(\Delta)`
+    (Section 4.2's reduction to the single shift :math:`\Delta`).
+
+    >>> # lam >= theta: the loss is the closed form 1/lam = 1/2 for both shifts
+    >>> r = check_shift_reduction("0.3", 1, 2, 1, ["-1", "1"], digits=4)
+    >>> r.holds and all(loss <= r.epsilon for _, loss in r.per_shift)
+    True
+    """
 
     Delta: object
     epsilon: object
@@ -245,7 +267,7 @@ class SmallestPrivateEps:
     """Result of :func:`smallest_private_eps`.
 
     ``epsilon``: the smallest nominal eps in ``search_range`` such that the paper's parameters
-    are eps-DP at every scanned eps above it (``crossing`` True: a certified crossing, the
+    (Lemma 3's, for the sensitivity ``Delta``) are eps-DP at every scanned eps above it (``crossing`` True: a certified crossing, the
     parameters are DP at ``epsilon`` = ``bracket[1]`` and not at ``bracket[0]``;
     ``crossing`` False: no violation was found in the whole range, ``epsilon`` is its lower
     end).  ``violations``: eps intervals of the float64 scan where the parameters are *not*

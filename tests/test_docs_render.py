@@ -1,0 +1,347 @@
+"""Checks of a built HTML documentation tree (``sphinx-build -b html docs DIR``).
+
+The tree is given by the environment variable ``ARETE_DOCS_HTML``; without it
+the whole module is skipped.  CI builds the docs, then runs::
+
+    ARETE_DOCS_HTML=/path/to/html python -m pytest tests/test_docs_render.py
+
+Static checks (always run when the variable is set):
+
+* MathJax is served from the build (``_static/mathjax/...``), never from a CDN,
+  and the referenced script exists;
+* every ``<img>`` of every page points to an existing file;
+* a page with a sphinx-proof lemma (``<div class="proof lemma ...">``) exists.
+
+Rendering check: a headless Chromium loads pages from ``file://`` (no network,
+fresh profile), lets MathJax run, and dumps the DOM; it must contain MathJax
+output (``mjx-container``), no unrendered ``\\(`` in the visible text, and the
+images of a page with plots.  Skipped when no Chromium is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+from functools import cache
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ENV_VAR = "ARETE_DOCS_HTML"
+_ROOT = os.environ.get(ENV_VAR)
+if not _ROOT:
+    pytest.skip(
+        f"{ENV_VAR} is not set: build the docs (sphinx-build -b html docs DIR) and run "
+        f"with {ENV_VAR}=DIR to check the built pages",
+        allow_module_level=True,
+    )
+
+HTML_ROOT = Path(_ROOT).resolve()
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+NO_CHROMIUM = (
+    "Chromium not installed: install the Debian packages chromium and chromium-driver "
+    "to run the rendering check"
+)
+#: wall-clock limit of one browser run (the page itself gets a 15 s virtual-time budget)
+BROWSER_TIMEOUT = 120
+
+#: MathJax loaded from anywhere but the build: a CDN or any absolute URL
+_REMOTE_MATHJAX = re.compile(
+    r"cdn\.jsdelivr|mathjax\.org|cdnjs\.cloudflare\.com/ajax/libs/mathjax"
+    r"|(?:https?:)?//[^\"'\s>]*mathjax",
+    re.IGNORECASE,
+)
+#: TeX delimiters that MathJax should have consumed
+_RAW_TEX = re.compile(r"\\\(|\\\[")
+
+
+# --------------------------------------------------------------------------
+# HTML parsing
+# --------------------------------------------------------------------------
+
+
+class _Page(HTMLParser):
+    """The few facts about one HTML document that the checks need."""
+
+    #: text inside these elements is not rendered prose (or is shown verbatim)
+    SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "textarea", "pre", "code"})
+    VOID = frozenset(
+        {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.scripts: list[str] = []  # src of <script>
+        self.images: list[str] = []  # src (and srcset entries) of <img>
+        self.img_count = 0
+        self.classes: list[set[str]] = []  # class sets of all elements
+        self.tag_counts: dict[str, int] = {}
+        self.text: list[str] = []  # visible text (outside SKIP_TEXT)
+        self._stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tag_counts[tag] = self.tag_counts.get(tag, 0) + 1
+        self.classes.append(set((attrs.get("class") or "").split()))
+        if tag == "script" and attrs.get("src"):
+            self.scripts.append(attrs["src"])
+        if tag == "img":
+            self.img_count += 1
+            if attrs.get("src") is not None:
+                self.images.append(attrs["src"])
+            for entry in (attrs.get("srcset") or "").split(","):
+                if entry.strip():
+                    self.images.append(entry.split()[0])
+        if tag not in self.VOID:
+            self._stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID and self._stack and self._stack[-1] == tag:
+            self._stack.pop()
+
+    def handle_endtag(self, tag):
+        if tag in self._stack:  # tolerate unclosed elements such as <p>
+            while self._stack and self._stack.pop() != tag:
+                pass
+
+    def handle_data(self, data):
+        if not self.SKIP_TEXT.intersection(self._stack):
+            self.text.append(data)
+
+    @property
+    def visible_text(self) -> str:
+        return "".join(self.text)
+
+    def has_classes(self, *names: str) -> bool:
+        wanted = set(names)
+        return any(wanted <= classes for classes in self.classes)
+
+
+def _parse(html: str) -> _Page:
+    page = _Page()
+    page.feed(html)
+    page.close()
+    return page
+
+
+@cache
+def _pages() -> dict[Path, tuple[str, _Page]]:
+    if not HTML_ROOT.is_dir():
+        pytest.fail(f"{ENV_VAR}={HTML_ROOT} is not a directory")
+    pages = {}
+    for path in sorted(HTML_ROOT.rglob("*.html")):
+        if "_static" in path.relative_to(HTML_ROOT).parts or "_sources" in path.relative_to(HTML_ROOT).parts:
+            continue
+        html = path.read_text(encoding="utf-8")
+        pages[path] = (html, _parse(html))
+    if not pages:
+        pytest.fail(f"no HTML pages under {HTML_ROOT}: was the build run?")
+    return pages
+
+
+def _local_target(page: Path, url: str) -> Path | None:
+    """The file a relative URL of ``page`` refers to, or None for an absolute / data URL."""
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc:
+        return None
+    return (page.parent / unquote(parts.path)).resolve()
+
+
+def _rel(path: Path) -> str:
+    return str(path.relative_to(HTML_ROOT))
+
+
+def _math_pages() -> list[Path]:
+    return [path for path, (_, page) in _pages().items() if page.has_classes("math")]
+
+
+def _lemma_pages() -> list[Path]:
+    return [path for path, (_, page) in _pages().items() if page.has_classes("proof", "lemma")]
+
+
+# --------------------------------------------------------------------------
+# Static checks
+# --------------------------------------------------------------------------
+
+
+def test_pages_with_math_exist():
+    assert _math_pages(), "no page contains math (class 'math'): is MyST dollarmath enabled?"
+
+
+def test_mathjax_is_served_locally():
+    problems = []
+    for path, (html, page) in _pages().items():
+        for match in _REMOTE_MATHJAX.finditer(html):
+            problems.append(f"{_rel(path)}: remote MathJax reference {match.group(0)!r}")
+        mathjax = [src for src in page.scripts if "mathjax" in src.lower()]
+        if path in _math_pages() and not mathjax:
+            problems.append(f"{_rel(path)}: has math but loads no MathJax script")
+        for src in mathjax:
+            target = _local_target(path, src)
+            if target is None:
+                problems.append(f"{_rel(path)}: MathJax loaded from {src!r}")
+                continue
+            try:
+                inside = target.relative_to(HTML_ROOT).parts
+            except ValueError:
+                inside = ()
+            if inside[:2] != ("_static", "mathjax"):
+                problems.append(f"{_rel(path)}: MathJax script {src!r} is not under _static/mathjax/")
+            if not target.is_file():
+                problems.append(f"{_rel(path)}: MathJax script {src!r} does not exist")
+    assert not problems, "\n".join(problems)
+
+
+def test_images_exist():
+    problems = []
+    for path, (_, page) in _pages().items():
+        for src in page.images:
+            if src.startswith("data:"):
+                continue
+            target = _local_target(path, src)
+            if target is None:
+                problems.append(f"{_rel(path)}: remote image {src!r} (the docs must work offline)")
+            elif not target.is_file():
+                problems.append(f"{_rel(path)}: image {src!r} does not exist")
+    assert not problems, "\n".join(problems)
+
+
+def test_lemma_page_exists():
+    assert _lemma_pages(), (
+        "no built page contains a sphinx-proof lemma (<div class=\"proof lemma ...\">): "
+        "the statement pages (prf:lemma) are missing"
+    )
+
+
+# --------------------------------------------------------------------------
+# Rendering in a headless browser
+# --------------------------------------------------------------------------
+
+
+def _chromium() -> str | None:
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _dump_dom(browser: str, page: Path, profile: Path) -> str:
+    """The DOM of ``page`` after its scripts ran, as serialised by ``--dump-dom``."""
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        f"--user-data-dir={profile}",
+        "--virtual-time-budget=15000",
+        "--dump-dom",
+        page.as_uri(),
+    ]
+    # Own process group, so that on a timeout the browser's helper processes
+    # (zygote, renderer, ...) are killed together with it.
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=BROWSER_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        pytest.fail(f"{browser} did not finish rendering {_rel(page)} within {BROWSER_TIMEOUT} s")
+    assert proc.returncode == 0, f"{browser} exited with {proc.returncode} on {_rel(page)}:\n{err[-3000:]}"
+    assert "<html" in out.lower(), f"{browser} dumped no DOM for {_rel(page)}:\n{err[-3000:]}"
+    return out
+
+
+def _render_targets() -> list[Path]:
+    """A lemma page (else some page with math), plus the page with the most images."""
+    targets = []
+    math_pages = _lemma_pages() or _math_pages()
+    if math_pages:
+        # the page with the most formulas exercises MathJax the most
+        targets.append(max(math_pages, key=lambda p: _pages()[p][0].count('class="math')))
+    # prefer pages with plots (matplotlib plot directive / Sphinx's _images/)
+    # over pages whose only images are theme icons
+    images = {
+        p: sum("plot_directive" in src or "_images/" in src for src in page.images)
+        for p, (_, page) in _pages().items()
+    }
+    images = {p: n for p, n in images.items() if n} or {
+        p: page.img_count for p, (_, page) in _pages().items() if page.img_count
+    }
+    if images:
+        with_images = max(images, key=images.get)
+        if with_images not in targets:
+            targets.append(with_images)
+    return targets
+
+
+@pytest.fixture(scope="module")
+def browser() -> str:
+    found = _chromium()
+    if found is None:
+        pytest.skip(NO_CHROMIUM)
+    return found
+
+
+@pytest.fixture(scope="module")
+def rendered(browser, tmp_path_factory) -> dict[Path, _Page]:
+    """Browser DOM of each page of :func:`_render_targets` (each with a fresh profile)."""
+    targets = _render_targets()
+    if not targets:
+        pytest.fail("no page with math or images to render")
+    doms = {}
+    for index, page in enumerate(targets):
+        profile = tmp_path_factory.mktemp(f"chromium-profile-{index}")
+        doms[page] = _parse(_dump_dom(browser, page, profile))
+    return doms
+
+
+def test_browser_renders_math(rendered):
+    for path, dom in rendered.items():
+        if not _pages()[path][1].has_classes("math"):
+            continue
+        assert dom.tag_counts.get("mjx-container", 0) > 0, (
+            f"{_rel(path)}: MathJax produced no output (no <mjx-container>) -- "
+            "did _static/mathjax load?"
+        )
+        raw = [m.start() for m in _RAW_TEX.finditer(dom.visible_text)]
+        if raw:
+            text = dom.visible_text
+            snippets = [text[max(0, i - 40) : i + 40] for i in raw[:5]]
+            pytest.fail(f"{_rel(path)}: {len(raw)} unrendered TeX delimiter(s), e.g. {snippets!r}")
+
+
+def test_browser_keeps_images(rendered):
+    with_images = [path for path in rendered if _pages()[path][1].img_count]
+    if not with_images:
+        pytest.skip("no built page has images (no plots yet)")
+    for path in with_images:
+        static_count = _pages()[path][1].img_count
+        assert rendered[path].img_count > 0, f"{_rel(path)}: no <img> in the rendered DOM"
+        assert rendered[path].img_count >= static_count, (
+            f"{_rel(path)}: {static_count} images in the HTML, {rendered[path].img_count} after rendering"
+        )
