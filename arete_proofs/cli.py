@@ -289,6 +289,9 @@ def _verify_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also run the sympy proofs of the algebraic steps")
     parser.add_argument("--observations", action="store_true",
                         help="also check the paper's literal statements listed as observations (errata)")
+    parser.add_argument("--certified", action="store_true",
+                        help="also run the ball-arithmetic certificates of the closed-form statements "
+                        "(extra 'certified': python-flint)")
     parser.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
 
 
@@ -320,6 +323,29 @@ def _slack_text(x) -> str:
     if x in (float("inf"), float("-inf")):
         return "inf" if x > 0 else "-inf"
     return f"{x:.4g}"
+
+
+def _run_certificates(statement_ids):
+    """Run the registry's certificates (``arete verify --certified``)."""
+    import importlib.util
+
+    if importlib.util.find_spec("flint") is None:
+        raise UsageError("--certified needs python-flint: pip install 'arete-proofs[certified]'")
+    from . import certified
+    from .registry import REGISTRY, STATEMENT_IDS
+
+    out = []
+    for sid in statement_ids or STATEMENT_IDS:
+        for name in REGISTRY[sid].certificates:
+            c = getattr(certified, name)()
+            m = c.min_margin()
+            out.append({"id": sid, "function": name, "statement": c.statement, "inequality": c.inequality,
+                        "holds": c.holds, "boxes": len(c.boxes),
+                        "min_margin": None if m is None else float(m),
+                        "undecided_or_refuted_box": None if c.undecided_or_refuted_box is None
+                        else {k: [str(x) for x in v] for k, v in c.undecided_or_refuted_box.items()},
+                        "seconds": round(c.seconds, 3), "argument": c.argument})
+    return out
 
 
 @command(
@@ -358,14 +384,18 @@ def verify_command(args: argparse.Namespace) -> int:
 
         report.observations = [{k: getattr(o, k) for k in o.__dataclass_fields__}
                                for o in observations.run(digits=args.digits)]
-    rows = [("id", "statement", "points", "violations", "tight", "min slack", "where")]
+    if args.certified:
+        report.certified = _run_certificates(args.statement)
+    from .registry import REGISTRY
+
+    rows = [("id", "statement", "checks", "points", "violations", "tight", "min slack", "where")]
     for s in report.statements:
-        rows.append((s.id, s.number, str(s.points), str(s.violations), str(s.tight),
-                     _slack_text(s.min_slack), _where(s.argmin)))
-    widths = [max(len(r[i]) for r in rows) for i in range(6)]
+        rows.append((s.id, s.number, REGISTRY[s.id].check_kinds, str(s.points), str(s.violations),
+                     str(s.tight), _slack_text(s.min_slack), _where(s.argmin)))
+    widths = [max(len(r[i]) for r in rows) for i in range(7)]
     for r in rows:
-        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r[:6], widths)))
-              + "  " + r[6])
+        print("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(r[:7], widths)))
+              + "  " + r[7])
     for s in report.statements:
         for e in s.grid_errors[:3]:
             print(f"GRID ERROR {s.id}: {e['point']} violates {', '.join(e['hypotheses'])}")
@@ -376,6 +406,12 @@ def verify_command(args: argparse.Namespace) -> int:
         print()
         for r in report.symbolic:
             print(f"symbolic {r['id']:<28} {'holds' if r['holds'] else 'FAILS'}  {r['title']}")
+    if report.certified:
+        print()
+        for c in report.certified:
+            verdict = {True: "certified", False: "REFUTED", None: "UNDECIDED"}[c["holds"]]
+            print(f"certificate {c['function']:<28} {verdict:<10} {c['statement']}: {c['inequality']} "
+                  f"({c['boxes']} boxes, min margin {c['min_margin']})")
     if report.observations:
         print()
         for o in report.observations:

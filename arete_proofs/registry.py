@@ -84,6 +84,18 @@ class Statement:
     grid: Callable | None = None
     symbolic: tuple = ()
     notes: str = ""
+    #: Functions of :mod:`arete_proofs.certified` that prove (part of) the statement on boxes.
+    certificates: tuple = ()
+
+    @property
+    def check_kinds(self) -> str:
+        """How the statement is checked: ``N`` numeric grid, ``S`` symbolic, ``C`` certified."""
+        kinds = ["N"] if self.bounds else []
+        if self.symbolic:
+            kinds.append("S")
+        if self.certificates:
+            kinds.append("C")
+        return "+".join(kinds)
 
     def points(self, level: str = "default") -> list[dict]:
         """The grid points of ``level`` (``quick``, ``default`` or ``fine``)."""
@@ -246,6 +258,7 @@ _STATEMENTS = [
         notes="The paper states it for every alpha; both bounds use that f_Gamma is decreasing, "
               "i.e. alpha <= 1, which is all the proof chain needs.  For alpha > 1 the upper "
               "bound fails near t = 0 (see the observations).",
+        certificates=("lemma14_upper_certificate", "lemma14_lower_certificate"),
         grid=grids.lemma_14,
     ),
     Statement(
@@ -333,6 +346,7 @@ _STATEMENTS = [
             Bound("bernoulli", (1 + 1 / n) ** alpha, 1 + alpha / n, text="(1 + 1/n)^alpha <= 1 + alpha/n"),
         ),
         symbolic=("note-2/bernoulli", "note-2/gamma"),
+        certificates=("note2_certificate",),
         grid=grids.note_2,
     ),
     Statement(
@@ -359,6 +373,7 @@ _STATEMENTS = [
         ),
         uses=("lemma-18", "note-2"),
         symbolic=("lemma-19/algebra", "lemma-19/threshold", "lemma-19/assumptions"),
+        certificates=("lemma19_certificate",),
         grid=grids.lemma_19,
     ),
     Statement(
@@ -391,6 +406,7 @@ _STATEMENTS = [
                                GAP >= 1 / (kappa + Delta + D_Gamma)),
         bounds=(Bound("monotone", g_lemma28(t), g_lemma28(kappa), text="g(t) <= g(kappa)"),),
         symbolic=("lemma-28/maximiser",),
+        certificates=("lemma28_certificate",),
         grid=grids.lemma_28,
     ),
 ]

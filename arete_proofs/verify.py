@@ -105,13 +105,15 @@ class Report:
     workers: int = 1
     symbolic: list = field(default_factory=list)
     observations: list = field(default_factory=list)
+    certified: list = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """True when no bound is violated, no grid point is bad and every symbolic check holds."""
+        """True when no bound is violated, no grid point is bad and every symbolic check and certificate holds."""
         return (
             all(s.violations == 0 and not s.grid_errors for s in self.statements)
             and all(r["holds"] for r in self.symbolic)
+            and all(c["holds"] is True for c in self.certified)
         )
 
     def to_json(self) -> dict:
@@ -133,6 +135,7 @@ class Report:
                 "statements": [asdict(s) for s in self.statements],
                 "symbolic": self.symbolic,
                 "observations": self.observations,
+                "certified": self.certified,
             }
         )
 

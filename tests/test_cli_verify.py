@@ -22,7 +22,7 @@ def test_verify_table_and_json(capsys, tmp_path):
                          "--statement", "note-2", "--json", report, "--no-progress")
     assert code == 0, out + err
     header, *rows = [line for line in out.splitlines() if line.strip()]
-    assert header.split()[:5] == ["id", "statement", "points", "violations", "tight"]
+    assert header.split()[:6] == ["id", "statement", "checks", "points", "violations", "tight"]
     assert rows[0].startswith("lemma-28") and "Lemma 28" in rows[0]
     assert rows[1].startswith("note-2")
     doc = json.loads(report.read_text())
@@ -79,3 +79,24 @@ def test_verify_dask_address(capsys):
                              "--dask", cluster.scheduler_address, "--no-progress")
     assert code == 0, out + err
     assert f"on Dask at {cluster.scheduler_address}" in out
+
+
+def test_verify_certified(capsys, tmp_path):
+    pytest.importorskip("flint", reason="optional extra 'certified' (python-flint) not installed")
+    report = tmp_path / "r.json"
+    code, out, err = run(capsys, "verify", "--grid", "quick", "--statement", "note-2", "--statement", "lemma-19",
+                         "--certified", "--json", report, "--no-progress")
+    assert code == 0, out + err
+    assert "certificate note2_certificate" in out and "certified" in out
+    doc = json.loads(report.read_text())
+    assert {c["function"] for c in doc["certified"]} == {"note2_certificate", "lemma19_certificate"}
+    assert all(c["holds"] is True and c["min_margin"] > 0 for c in doc["certified"])
+
+
+def test_registry_certificates_exist():
+    from arete_proofs import certified
+    from arete_proofs.registry import REGISTRY
+
+    names = [n for s in REGISTRY.values() for n in s.certificates]
+    assert names and all(n in certified.__all__ for n in names)
+    assert REGISTRY["note-2"].check_kinds == "N+S+C" and REGISTRY["lemma-16"].check_kinds == "N"
