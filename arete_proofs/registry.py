@@ -89,7 +89,7 @@ class Statement:
 
     @property
     def check_kinds(self) -> str:
-        """How the statement is checked: ``N`` numeric grid, ``S`` symbolic, ``C`` certified."""
+        """The kinds of check of the statement, ``N`` (numeric grid), ``S`` (symbolic) and ``C`` (certified), joined by ``+``."""
         kinds = ["N"] if self.bounds else []
         if self.symbolic:
             kinds.append("S")
