@@ -14,6 +14,7 @@ line ``arete: error: ...`` on stderr with exit status 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import sys
@@ -377,13 +378,11 @@ def verify_command(args: argparse.Namespace) -> int:
     if args.symbolic:
         from . import symbolic
 
-        report.symbolic = [dict(vars(r)) if not hasattr(r, "__dataclass_fields__") else
-                           {k: getattr(r, k) for k in r.__dataclass_fields__} for r in symbolic.run()]
+        report.symbolic = [dataclasses.asdict(r) for r in symbolic.run()]
     if args.observations:
         from . import observations
 
-        report.observations = [{k: getattr(o, k) for k in o.__dataclass_fields__}
-                               for o in observations.run(digits=args.digits)]
+        report.observations = [dataclasses.asdict(o) for o in observations.run(digits=args.digits)]
     if args.certified:
         report.certified = _run_certificates(args.statement)
     from .registry import REGISTRY

@@ -68,7 +68,7 @@ from .registry import GAP, RATIO, REGISTRY, RHS_9, RHS_18, RHS_CLAIM_1
 from .params import FIGURE_4
 from .symbols import (
     D_Gamma, D_u, Delta, PAPER_PARAMETERS, a, alpha, eps, explicit, f_A, f_L, lam,
-    numeric, shifted_conv, t, theta, working_digits,
+    numeric, prefetch, shifted_conv, t, theta, to_mpf, working_digits,
 )
 
 __all__ = [
@@ -130,26 +130,6 @@ def _point_str(point: dict) -> dict:
     return out
 
 
-def _mp(v):
-    """An exact sympy number as an mpf at the current working precision."""
-    return mp.mpf(sp.N(sp.sympify(v), mp.dps + 10))
-
-
-class _Recorder(dict):
-    """A dry-run cache for :func:`numeric`: records every engine call, answers 1."""
-
-    def __init__(self):
-        super().__init__()
-        self.keys = []
-
-    def __contains__(self, key):
-        self.keys.append(key)
-        return True
-
-    def __getitem__(self, key):
-        return mp.one
-
-
 def evaluate(args, exprs, points, digits):
     """Values of ``exprs`` (sympy, over :mod:`arete_proofs.symbols`) at ``points``.
 
@@ -167,26 +147,12 @@ def evaluate(args, exprs, points, digits):
     True
     """
     fns = [numeric(args, e) for e in exprs]
-    recorder = _Recorder()
-    with working_digits(digits, cache=recorder):
-        for p in points:
-            xs = [_mp(p[s]) for s in args]
-            for f in fns:
-                f(*xs)
-    groups: dict = {}
-    for key in recorder.keys:
-        if key[0] == "f_A":
-            _, d, tt, *params = key
-            groups.setdefault((d, *params), {})[tt] = key
     cache = {}
-    for (d, *params), by_t in groups.items():
-        ts = list(by_t)
-        for tt, v in zip(ts, arete.pdf(ts, *params, digits=d)):
-            cache[by_t[tt]] = v
+    prefetch([(f, args, p) for p in points for f in fns], digits, cache)
     out = []
     with working_digits(digits, cache=cache):
         for p in points:
-            xs = [_mp(p[s]) for s in args]
+            xs = [to_mpf(p[s]) for s in args]
             out.append([f(*xs) for f in fns])
     return out
 
@@ -758,7 +724,7 @@ def check_lemma_19_ln48e(digits: int = 20) -> Observation:
     with working_digits(digits):
         for Dl in (2 / sp.E, 1, 10):
             e = 20 + 4 * sp.log(Dl)
-            v = f(_mp(Dl), _mp(e))
+            v = f(to_mpf(Dl), to_mpf(e))
             at[sp.sstr(Dl)] = {"eps": _s(e, 10), "rhs_9 / e^eps": _s(v, 10)}
         ok10 = all(mp.mpf(v["rhs_9 / e^eps"]) <= 1 for v in at.values())
     evidence = {
@@ -1096,8 +1062,8 @@ def check_lemma_14_alpha(digits: int = 20, *, level: str = "default") -> Observa
         fg = numeric([t, alpha, theta], upper.rhs.subs(sp.Abs(t), t))
     with working_digits(digits):
         for al in alphas:
-            at0[sp.sstr(al)] = {"f_GG(0)": _s(fgg(mp.zero, _mp(al), mp.one), digits),
-                                "f_Gamma(0)": _s(fg(mp.zero, _mp(al), mp.one), digits)}
+            at0[sp.sstr(al)] = {"f_GG(0)": _s(fgg(mp.zero, to_mpf(al), mp.one), digits),
+                                "f_Gamma(0)": _s(fg(mp.zero, to_mpf(al), mp.one), digits)}
     first = next((r for r in up_fail if r[0][alpha] == R(3, 2) and r[0][t] == R(1, 100)), up_fail[0])
     evidence = {
         "literal_hypotheses": [str(h) for h in literal_hyps],

@@ -56,7 +56,7 @@ __all__ = [
     "t", "a", "h", "n", "gamma_sc", "c_L", "CONSTANTS", "PAPER_PARAMETERS",
     "f_Gamma", "f_L", "f_GG", "f_A", "f_SC", "c_DGam", "c_Du",
     "near_mass", "shifted_conv", "mean_abs_A", "var_A_cf", "tight_eps_A",
-    "explicit", "latex", "numeric", "working_digits",
+    "explicit", "latex", "numeric", "working_digits", "to_mpf", "prefetch",
 ]
 
 alpha = sp.Symbol("alpha", real=True)
@@ -328,6 +328,56 @@ _NAMESPACE = {
     "var_A_cf": _memo("var_A_cf", _engine("proof_integrals", "variance_from_cf")),
     "tight_eps_A": _memo("tight_eps_A", _tight_eps),
 }
+
+
+def to_mpf(value):
+    """An exact sympy number as an ``mpf`` at the current working precision."""
+    return mp.mpf(sp.N(sp.sympify(value), mp.dps + 10))
+
+
+class _Recorder(dict):
+    """A dry-run cache for :func:`numeric`: records every engine call, answers 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.keys = []
+
+    def __contains__(self, key):
+        self.keys.append(key)
+        return True
+
+    def __getitem__(self, key):
+        return mp.one
+
+
+def prefetch(calls, digits, cache):
+    """Fill ``cache`` with the Arete densities that ``calls`` will need, in batches.
+
+    ``calls`` are ``(fn, symbols, point)``: ``fn`` compiled by :func:`numeric` over
+    ``symbols``, ``point`` a dict from those symbols to exact numbers.  A dry run
+    (every engine-backed function answers 1) records the :math:`f_A` arguments the
+    compiled code produces; they are computed in one engine call per parameter set
+    and stored under the very keys the real run (``working_digits(digits, cache)``)
+    looks up.  A call whose dry run fails is simply computed in the real run.
+    """
+    from . import arete
+
+    recorder = _Recorder()
+    with working_digits(digits, cache=recorder):
+        for fn, syms, point in calls:
+            try:
+                fn(*[to_mpf(point[x]) for x in syms])
+            except (ArithmeticError, ValueError, TypeError):
+                pass
+    groups: dict = {}
+    for key in recorder.keys:
+        if key[0] == "f_A" and key not in cache:
+            _, d, tt, *params = key
+            groups.setdefault((d, *params), {})[tt] = key
+    for (d, *params), by_t in groups.items():
+        ts = list(by_t)
+        for tt, v in zip(ts, arete.pdf(ts, *params, digits=d)):
+            cache[by_t[tt]] = v
 
 
 def numeric(args, expr):

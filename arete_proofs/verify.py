@@ -40,10 +40,9 @@ from dataclasses import asdict, dataclass, field
 import sympy as sp
 from mpmath import mp
 
-from . import arete
 from ._validation import resolve_digits
 from .registry import REGISTRY, STATEMENT_IDS, get
-from .symbols import CONSTANTS, a, f_A, h, n, numeric, t, working_digits
+from .symbols import CONSTANTS, a, h, n, numeric, prefetch, t, to_mpf, working_digits
 
 __all__ = [
     "GridError", "BoundReport", "StatementReport", "Report", "verify", "check_task",
@@ -157,34 +156,10 @@ def _compiled(statement_id):
         lhs = sp.sympify(b.lhs).subs(st.substitutions).subs(CONSTANTS)
         rhs = sp.sympify(b.rhs).subs(st.substitutions).subs(CONSTANTS)
         syms = sorted(lhs.free_symbols | rhs.free_symbols, key=lambda s: s.name)
-        atoms = sorted((lhs.atoms(f_A) | rhs.atoms(f_A)), key=str)
-        prefetch = [numeric(syms, sp.Tuple(*atom.args)) for atom in atoms]
         where = tuple(sp.sympify(w).subs(st.substitutions) for w in b.where)
-        out.append((b, syms, numeric(syms, lhs), numeric(syms, rhs), prefetch, where))
+        out.append((b, syms, numeric(syms, lhs), numeric(syms, rhs), where))
     _COMPILED[statement_id] = out
     return out
-
-
-def _mpf(value, wd):
-    return mp.mpf(sp.N(value, wd + 10))
-
-
-def _prefetch(entries, points, d, cache):
-    """Evaluate every f_A value the task needs, one engine batch per parameter set."""
-    wanted = {}
-    for b, syms, _, _, prefetch, where in entries:
-        for p in points:
-            args = [_mpf(p[s], d + 10) for s in syms]
-            for fn in prefetch:
-                tt, al, th, la = fn(*args)
-                wanted.setdefault((al, th, la), set()).add(tt)
-    for (al, th, la), ts in wanted.items():
-        ts = sorted(ts)
-        todo = [x for x in ts if ("f_A", d, x, al, th, la) not in cache]
-        if todo:
-            values = arete.pdf(todo, al, th, la, digits=d)
-            for x, v in zip(todo, values):
-                cache[("f_A", d, x, al, th, la)] = v
 
 
 def _slack(lhs, rhs, relation):
@@ -206,9 +181,9 @@ def _slack(lhs, rhs, relation):
 
 
 def _evaluate(entry, point, d, cache):
-    b, syms, lhs_fn, rhs_fn, _, _ = entry
+    b, syms, lhs_fn, rhs_fn, _ = entry
     with working_digits(d, cache):
-        args = [_mpf(point[s], d + 10) for s in syms]
+        args = [to_mpf(point[s]) for s in syms]
         lhs = lhs_fn(*args)
         rhs = rhs_fn(*args)
         return lhs, rhs, _slack(mp.mpf(lhs), mp.mpf(rhs), b.relation)
@@ -241,11 +216,12 @@ def check_task(statement_id, points, digits=DEFAULT_DIGITS, max_digits=MAX_DIGIT
             good.append(p)
     entries = _compiled(statement_id)
     cache: dict = {}
-    with working_digits(digits, cache):
-        _prefetch(entries, good, digits, cache)
+    # every f_A value of the task in one engine batch per parameter set
+    prefetch([(fn, syms, p) for _, syms, lhs_fn, rhs_fn, _ in entries for p in good
+              for fn in (lhs_fn, rhs_fn)], digits, cache)
     results = {}
     for entry in entries:
-        b, syms, _, _, _, where = entry
+        b, syms, _, _, where = entry
         seen = set()
         rows = []
         for p in good:
@@ -440,12 +416,6 @@ def verify(statements=None, level="default", digits=DEFAULT_DIGITS, workers=1, *
 # baseline
 # ---------------------------------------------------------------------------
 
-def _as_float(x):
-    if isinstance(x, str):
-        return float(x)
-    return float(x)
-
-
 def compare_baseline(report: Report | dict, baseline: dict, tolerance: float = 1e-6) -> list[str]:
     """Problems of ``report`` against a saved ``baseline`` report (empty list: no regression).
 
@@ -470,7 +440,7 @@ def compare_baseline(report: Report | dict, baseline: dict, tolerance: float = 1
         if s["points"] != b["points"]:
             problems.append(f"{b['id']}: {s['points']} points checked, the baseline has {b['points']} (different grid)")
             continue
-        old, new = _as_float(b["min_slack"]), _as_float(s["min_slack"])
+        old, new = float(b["min_slack"]), float(s["min_slack"])
         if math.isinf(old) and math.isinf(new) and old == new:
             continue
         scale = tolerance * max(1.0, abs(old)) if math.isfinite(old) else math.inf
