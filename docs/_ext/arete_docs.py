@@ -645,13 +645,12 @@ def _main_figure(table):
 # pages
 # ---------------------------------------------------------------------------
 
-def _kind_of_check(st, vdata):
-    kinds = []
-    if st.bounds and vdata and vdata.get("points"):
-        kinds.append("numeric")
-    if st.symbolic:
-        kinds.append("symbolic")
-    return " + ".join(kinds) or "none"
+_KIND_WORDS = {"N": "numeric", "S": "symbolic", "C": "certified"}
+
+
+def _kind_of_check(st):
+    """The registry's ``check_kinds`` (N+S+C) in words."""
+    return " + ".join(_KIND_WORDS[k] for k in st.check_kinds.split("+") if k) or "none"
 
 
 def _ref(sid):
@@ -677,7 +676,7 @@ def _proof_chain_page(data) -> str:
         st = REGISTRY[sid]
         v = data["verify"].get(sid, {})
         L.append(f"| {_ref(sid)} | {st.number} | {v.get('points', 0)} | {v.get('violations', 0)} | "
-                 f"{v.get('tight', 0)} | {_num(v.get('min_slack'))} | {_kind_of_check(st, v)} |")
+                 f"{v.get('tight', 0)} | {_num(v.get('min_slack'))} | {_kind_of_check(st)} |")
     L += ["", "The slack of a bound at a point is $\\ln(\\mathrm{rhs}/\\mathrm{lhs})$; the table "
           "shows the smallest over all bounds and points of the statement. A *tight* point is one "
           "where both sides agree to 80 digits (equality is allowed).", "",
