@@ -290,11 +290,14 @@ def _memo(name, compute):
 def _engine(module, function):
     """``module.function``, imported on first call (keeps the registry import cheap)."""
 
-    def call(*args, digits):
-        import importlib
+    resolved = []
 
-        mod = importlib.import_module(f"arete_proofs.{module}")
-        return getattr(mod, function)(*args, digits=digits)
+    def call(*args, digits):
+        if not resolved:  # every evaluation in a grid goes through here: look up once
+            import importlib
+
+            resolved.append(getattr(importlib.import_module(f"arete_proofs.{module}"), function))
+        return resolved[0](*args, digits=digits)
 
     return call
 
