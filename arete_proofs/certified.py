@@ -12,8 +12,13 @@ Statements (paper: Pagh & Stausholm, ALT 2022):
 * :func:`lemma28_certificate` -- Lemma 28 (derivative sign of :math:`\ln g`).
 * :func:`lemma19_certificate` -- the final inequality of the proof of Lemma 19
   (Appendix C.4), :math:`48 e^{2\alpha}\Delta e^{3\varepsilon/4}\le e^{\varepsilon}`.
+* :func:`lemma19_algebra_certificate` -- the algebra of Appendix C.4 from Lemma 18 to
+  :math:`e^\varepsilon` (steps (8)-(10) and the hypotheses (9)) at the paper's parameters, on the
+  whole domain :math:`\varepsilon\ge20+4\ln\Delta`, :math:`\Delta\ge2/e`.
 * :func:`lemma14_upper_certificate`, :func:`lemma14_lower_certificate` -- Lemma 14
-  for :math:`\theta = 1` on compact boxes.
+  for :math:`\theta = 1`: compact boxes plus the checked pieces of the analytic argument
+  for every :math:`t` (:math:`K_\nu\le K_{1/2}`; :math:`f_\Gamma` non-increasing).
+* ``*_false_certificate`` -- deliberately false variants that must be refuted.
 * :func:`pdf_at_zero_ball` -- a ball containing :math:`f_A(0)`.
 
 >>> c = lemma19_certificate()
@@ -35,21 +40,29 @@ __all__ = [
     "lemma28_certificate",
     "lemma19_certificate",
     "lemma19_false_certificate",
+    "lemma19_algebra_certificate",
+    "lemma19_algebra_false_certificate",
     "lemma14_upper_certificate",
+    "lemma14_upper_false_certificate",
     "lemma14_lower_certificate",
+    "lemma14_lower_false_certificate",
     "pdf_at_zero_ball",
 ]
 
 
 @dataclass
 class Certificate:
-    """Result of a box certification.
+    r"""Result of a box certification: is :math:`m(x) > 0` for every :math:`x` in the box?
 
     ``holds`` is ``True`` (certified on every sub-box), ``False`` (a sub-box where
     the margin is certainly negative was found) or ``None`` (undecided: depth or
     width exhausted).  ``boxes`` lists ``(box, margin lower bound)`` of the
     certified sub-boxes; ``undecided_or_refuted_box`` is the first box that could
     not be certified (``None`` when ``holds`` is ``True``).
+
+    >>> c = certify_box(lambda x: 1 + x, {"x": (0, 1)})   # 1 + x > 0 on [0, 1]
+    >>> c.holds, c.min_margin() > 0.99
+    (True, True)
     """
 
     statement: str
@@ -113,7 +126,7 @@ def _interval(lo, hi):
 
 def certify_box(margin, box, *, max_depth=40, min_width=Fraction(1, 10**9), max_boxes=20000,
                 prec=64, statement="", inequality="margin > 0"):
-    """Certify ``margin(**balls) > 0`` on the box ``{name: (lo, hi)}``.
+    r"""Certify ``margin(**balls) > 0`` on the box ``{name: (lo, hi)}``, i.e. :math:`\inf_{x\in B} m(x) > 0`.
 
     Depth-first bisection of the widest coordinate.  Stops at the first sub-box
     where the margin is certainly negative (``holds=False``) or where depth,
@@ -307,6 +320,285 @@ def lemma19_false_certificate(prec=64):
     return c
 
 
+# ---------------------------------------------------------------- Lemma 19: the algebra (7)-(10)
+
+def _rational_above(x):
+    """An exact rational >= every point of the ball ``x``."""
+    return Fraction(_outer(x)[1])
+
+
+def _ball_certificate(label, value, statement="", inequality=""):
+    """Certificate of one closed-form ball ``value > 0`` (no bisection: a constant).
+
+    The reported "box" is the exact enclosure of the checked quantity, named ``label``.
+    """
+    lo, hi = _outer(value)
+    box = {label: (Fraction(lo), Fraction(hi))}
+    if value.lower() > 0:
+        return Certificate(statement, inequality, True, [(box, float(value.lower()))], None)
+    return Certificate(statement, inequality, False if value.upper() < 0 else None, [], box)
+
+
+def _identity_failure(label):
+    return Certificate("", "", None, [], {f"identity {label}": ("failed", "failed")})
+
+
+#: (name, where the step is stated in the registry, text) of each certified step; the reduced
+#: ratios rhs/lhs are in :func:`_lemma19_reductions`, their logs in :func:`_l19_margins`.
+_L19_STEPS = (
+    ("median", "lemma-19 'median'", "c_DGam(alpha theta) >= 1/2 (Chen & Rubin)"),
+    ("eq-8", "lemma-19 'eq-8'", "RHS_18(D_Gamma = alpha theta) <= RHS_8 (c_DGam >= 1/2, c_L = 1/4)"),
+    ("eq-9", "lemma-19 'eq-9'", "RHS_8 <= RHS_9 (2 alpha theta + Delta <= 3 Delta)"),
+    ("eq-10", "lemma-19 'eq-10'", "RHS_9 <= e^eps"),
+    ("hyp-theta", "lemma-19 'hyp-theta'", "(9): theta <= Delta/(1 - alpha)"),
+    ("lemma18-theta", "lemma-18 hypothesis", "theta <= D_Gamma + Delta at D_Gamma = alpha theta"),
+    ("hyp-lam-theta", "lemma-19 'hyp-lam' (first of Min)", "(9): lam <= theta/2"),
+    ("hyp-lam-Delta", "lemma-19 'hyp-lam' (second of Min)", "(9): lam <= Delta/ln 2"),
+    ("hyp-alpha", "lemma-19 'hyp-alpha'", "(9): alpha <= 1/2"),
+)
+
+
+def _l19_u(s, Delta, base):
+    """u = eps/4 for eps = base + 4 ln(Delta) + s."""
+    return _arb_of_fraction(Fraction(base, 4)) + Delta.log() + s / 4
+
+
+def _l19_margins():
+    r"""name -> log-margin ``ln(rhs/lhs)`` of each step as a function of ``(u, A, Delta)``,
+    :math:`u=\varepsilon/4`, :math:`A=\alpha=\lambda=e^{-u}` (the reduced forms of
+    :func:`_lemma19_reductions`)."""
+    from flint import arb
+
+    ln2, ln3, ln48 = arb(2).log(), arb(3).log(), arb(48).log()
+    return {
+        "median": lambda u, A, D: ln2 + A.gamma_lower(A, regularized=1).log(),
+        "eq-8": lambda u, A, D: ln2 + A.gamma_lower(A, regularized=1).log(),
+        "eq-9": lambda u, A, D: ln3 - (1 + 2 * A / u).log(),
+        "eq-10": lambda u, A, D: u - 2 * A - ln48 - D.log(),
+        "hyp-theta": lambda u, A, D: u.log() - (1 - A).log(),
+        "lemma18-theta": lambda u, A, D: (u + A).log(),
+        "hyp-lam-theta": lambda u, A, D: D.log() + u - ln2 - u.log(),
+        "hyp-lam-Delta": lambda u, A, D: D.log() + u - ln2.log(),
+        "hyp-alpha": lambda u, A, D: u - ln2,
+    }
+
+
+_REDUCTIONS_CACHE = {}
+
+
+def _lemma19_reductions():
+    r"""Check with sympy, from the registry's own expressions, that each step's ratio
+    ``rhs/lhs`` at :math:`D_\Gamma=\alpha\theta`, :math:`c_L=1/4` and the paper's parameters
+    equals the reduced form used in ball arithmetic, and that the arb margins of
+    :func:`_l19_margins` agree with those reduced forms at a few exact points.
+
+    Returns ``None`` when everything matches, else the name of the failing step.
+    Cached (sympy takes about a second).
+    """
+    if "result" in _REDUCTIONS_CACHE:
+        return _REDUCTIONS_CACHE["result"]
+    import sympy as sp
+    from flint import arb
+
+    from .registry import REGISTRY
+    from .symbols import (CONSTANTS, D_Gamma, Delta, PAPER_PARAMETERS, alpha, c_DGam, eps, explicit,
+                          theta)
+
+    u, A = eps / 4, sp.exp(-eps / 4)
+    P = c_DGam(alpha * theta, alpha, theta)
+    expected = {
+        "median": 2 * P, "eq-8": 2 * P, "eq-9": 3 / (1 + 2 * A / u), "eq-10": sp.exp(u - 2 * A) / (48 * Delta),
+        "hyp-theta": u / (1 - A), "lemma18-theta": u + A, "hyp-lam-theta": Delta * sp.exp(u) / (2 * u),
+        "hyp-lam-Delta": Delta * sp.exp(u) / sp.log(2), "hyp-alpha": sp.exp(u) / 2,
+    }
+    b19 = {b.name: b for b in REGISTRY["lemma-19"].bounds}
+    pairs = {name: (b19[name].lhs, b19[name].rhs)
+             for name in ("median", "eq-8", "eq-9", "eq-10", "hyp-theta", "hyp-alpha")}
+    lam_rhs = b19["hyp-lam"].rhs
+    assert isinstance(lam_rhs, sp.Min)
+    theta_half, delta_ln2 = sorted(lam_rhs.args, key=lambda e: e.has(theta), reverse=True)
+    pairs["hyp-lam-theta"] = (b19["hyp-lam"].lhs, theta_half)
+    pairs["hyp-lam-Delta"] = (b19["hyp-lam"].lhs, delta_ln2)
+    (h18,) = [h for h in REGISTRY["lemma-18"].hypotheses
+              if isinstance(h, sp.Le) and h.lhs == theta and h.rhs.has(D_Gamma)]
+    pairs["lemma18-theta"] = (h18.lhs, h18.rhs)
+
+    result = None
+    for name, (lhs, rhs) in pairs.items():
+        ratio = (rhs / lhs).subs(D_Gamma, alpha * theta).subs(CONSTANTS).subs(PAPER_PARAMETERS)
+        if sp.simplify(ratio - expected[name].subs(PAPER_PARAMETERS)) != 0:
+            result = name
+            break
+    # c_DGam(alpha theta) = P(alpha, alpha): the regularized lower incomplete gamma
+    if result is None and sp.simplify(explicit(P) - sp.lowergamma(alpha, alpha) / sp.gamma(alpha)) != 0:
+        result = "median"
+    # the arb margins are the logs of the reduced forms (exact points, eps and Delta)
+    if result is None:
+        margins = _l19_margins()
+        for e_, d_ in ((21, Fraction(3, 4)), (30, 5), (Fraction(101, 2), 40)):
+            subs = {eps: sp.Rational(e_), Delta: sp.Rational(d_)}
+            U = _arb_of_fraction(Fraction(e_)) / 4
+            Aa, Da = (-U).exp(), _arb_of_fraction(Fraction(d_))
+            for name, expr in expected.items():
+                ref = sp.N(sp.log(explicit(expr.subs(PAPER_PARAMETERS)).subs(subs)), 30)
+                val = margins[name](U, Aa, Da)
+                if not (abs(val - arb(str(ref))) < arb("1e-12")):
+                    result = name
+                    break
+            if result is not None:
+                break
+    _REDUCTIONS_CACHE["result"] = result
+    return result
+
+
+def _lemma19_algebra(base, s_max, delta_max, prec, with_note2=True):
+    from flint import arb, ctx
+
+    delta_lo = _TWO_OVER_E_LO
+    margins = _l19_margins()
+    texts = {name: text for name, _, text in _L19_STEPS}
+    parts = []
+    failed = _lemma19_reductions()
+    if failed is not None:
+        parts.append(_identity_failure(failed))
+    # 1. compact box (s, Delta) in [0, s_max] x [delta_lo, delta_max]
+    box = {"s": (0, s_max), "Delta": (delta_lo, delta_max)}
+    for name, _, _ in _L19_STEPS:
+        f = margins[name]
+
+        def margin(s, Delta, f=f):
+            u = _l19_u(s, Delta, base)
+            return f(u, (-u).exp(), Delta)
+
+        c = certify_box(margin, box, prec=prec, statement=f"Lemma 19 {name} (box)",
+                        inequality=texts[name])
+        parts.append(c)
+    # 2. the whole domain s >= 0, Delta >= delta_lo: u >= u0, A <= a0, 1/u <= w0
+    old = ctx.prec
+    ctx.prec = prec
+    try:
+        ln2 = arb(2).log()
+        u0 = _arb_of_fraction(Fraction(base, 4)) + _arb_of_fraction(delta_lo).log()
+        a0 = _rational_above((-u0).exp())
+        w0 = _rational_above(1 / u0) if u0.lower() > 0 else None
+        dlo = _arb_of_fraction(delta_lo)
+        a0b = _arb_of_fraction(a0)
+        checks = [
+            ("2/e - Delta_lo", 2 / arb(1).exp() - dlo),
+            ("u0 = base/4 + ln Delta_lo", u0),
+            ("1/e - a0", 1 / arb(1).exp() - a0b),
+            ("hyp-lam-theta at corner: ln Delta_lo - ln 2 + u0 - ln u0", dlo.log() - ln2 + u0 - u0.log()),
+            ("hyp-lam-Delta at corner: ln Delta_lo + u0 - ln ln 2", dlo.log() + u0 - ln2.log()),
+            ("hyp-alpha at corner: u0 - ln 2", u0 - ln2),
+        ]
+    finally:
+        ctx.prec = old
+    for label, value in checks:
+        parts.append(_ball_certificate(label, value, "Lemma 19 (tail bound)", label))
+    if w0 is not None:
+        a0_ln_a0 = _arb_of_fraction(a0) * _arb_of_fraction(a0).log()  # <= a ln a on (0, a0] (a0 <= 1/e)
+        tail = [
+            ("median/eq-8: ln 2 + a0 ln a0 - A - lnGamma(1+A) <= ln 2 + ln P(A, A)",
+             lambda A: ln2 + a0_ln_a0 - A - (1 + A).lgamma(), {"A": (0, a0)}),
+            ("eq-9: ln 3 - ln(1 + 2 A w), w = 1/u", lambda A, w: arb(3).log() - (1 + 2 * A * w).log(),
+             {"A": (0, a0), "w": (0, w0)}),
+            ("eq-10: base/4 - ln 48 - 2A <= u - 2A - ln 48 - ln Delta",
+             lambda A: _arb_of_fraction(Fraction(base, 4)) - arb(48).log() - 2 * A, {"A": (0, a0)}),
+            ("hyp-theta: -ln w0 - ln(1 - A) <= ln u - ln(1 - A)",
+             lambda A: -_arb_of_fraction(w0).log() - (1 - A).log(), {"A": (0, a0)}),
+            ("lemma18-theta: ln(1/w0 + A) <= ln(u + A)", lambda A: (1 / _arb_of_fraction(w0) + A).log(),
+             {"A": (0, a0)}),
+            ("hyp-lam-theta: d/du (u - ln u) = 1 - w > 0", lambda w: 1 - w, {"w": (0, w0)}),
+        ]
+        for label, f, b in tail:
+            c = certify_box(f, b, prec=prec, statement="Lemma 19 (tail bound)", inequality=label)
+            parts.append(c)
+    if with_note2:
+        parts.append(note2_certificate(prec=prec))  # hyp-gamma: Gamma(alpha) <= 1/alpha, alpha <= a0 <= 1
+    return parts
+
+
+_L19_ALG_ARG = (
+    "Scope: every step of Appendix C.4 listed in lemma-19's record (median, eq-8, eq-9, eq-10, hyp-theta, "
+    "hyp-lam (both sides of the Min), hyp-alpha, hyp-gamma) and Lemma 18's hypothesis theta <= D_Gamma + "
+    "Delta at D_Gamma = alpha theta, for alpha = lam = e^{-eps/4}, theta = 4 Delta/eps, on the WHOLE domain "
+    "eps = 20 + 4 ln Delta + s, s >= 0, Delta >= 2/e (unbounded in s and Delta).  "
+    "(i) sympy (exact) reduces each ratio rhs/lhs of the registry's expressions to a function of "
+    "u = eps/4, A = e^{-u} and Delta (e.g. RHS_8/RHS_18 = 2 c_DGam, c_DGam(alpha theta) = P(A, A); "
+    "RHS_9/RHS_8 = 3/(1 + 2A/u); e^eps/RHS_9 = e^{u-2A}/(48 Delta)); the arb margins equal their logs at "
+    "exact points.  (ii) Certified in ball arithmetic on (s, Delta) in [0, 180] x [0.7357, 100].  "
+    "(iii) Whole domain: u >= u0 = 5 + ln 0.7357 > 0, A <= a0 = e^{-u0} < 1/e, 1/u <= w0 = 1/u0, "
+    "Delta >= 0.7357, s >= 0 give lower bounds certified on compact boxes in A in [0, a0] and w = 1/u in "
+    "[0, w0]: ln 2 + ln P(A, A) >= ln 2 + a0 ln a0 - A - ln Gamma(1+A) (from gamma(a, x) >= x^a e^{-x}/a, "
+    "a ln a decreasing on (0, 1/e)); ln 3 - ln(1 + 2Aw); eq-10 >= 5 - ln 48 - 2A (s/4 >= 0); "
+    "ln u - ln(1-A) >= -ln w0 - ln(1-A); ln(u + A) >= ln(1/w0 + A); u - ln u increases (1 - w > 0), "
+    "so lam <= theta/2 margin >= ln Delta_lo - ln 2 + u0 - ln u0; lam <= Delta/ln 2 margin >= ln Delta_lo + "
+    "u0 - ln ln 2; u - ln 2 >= u0 - ln 2 (ball checks).  hyp-gamma: Note 2 (note2_certificate) on (0, 1] "
+    "contains alpha <= a0.  Not certified here: Lemma 18 itself (the ratio bound) and Chen & Rubin's "
+    "median bound in general (only its instance c_DGam(alpha theta) >= 1/2 for alpha <= a0 is certified)."
+)
+
+
+def lemma19_algebra_certificate(s_max=180, delta_max=100, prec=64):
+    r"""Lemma 19 (Appendix C.4): the algebra from Lemma 18 to :math:`e^\varepsilon`, steps (7)-(10).
+
+    Paper's parameters :math:`\alpha=\lambda=e^{-\varepsilon/4}=A`,
+    :math:`\theta=4\Delta/\varepsilon`, :math:`u=\varepsilon/4`,
+    :math:`\varepsilon = 20+4\ln\Delta+s`, :math:`s\ge0`, :math:`\Delta\ge2/e`, and
+    :math:`D_\Gamma=\alpha\theta`, :math:`c_L=1/4`.  Each step ``lhs <= rhs`` of the
+    registry (``RHS_18``, ``RHS_8``, ``RHS_9`` of :mod:`arete_proofs.registry`) is
+    certified as the log-margin :math:`\ln(\mathrm{rhs}/\mathrm{lhs}) > 0`; sympy first
+    reduces the ratios exactly:
+
+    .. math::
+        \frac{\mathrm{RHS}_8}{\mathrm{RHS}_{18}} = 2c_{D_\Gamma} = 2P(A, A),\quad
+        \frac{\mathrm{RHS}_9}{\mathrm{RHS}_8} = \frac{3}{1+2A/u},\quad
+        \frac{e^\varepsilon}{\mathrm{RHS}_9} = \frac{e^{u-2A}}{48\Delta},
+
+    and the hypotheses (9) (with Lemma 18's :math:`\theta\le D_\Gamma+\Delta`):
+    :math:`\frac{\Delta/(1-\alpha)}{\theta} = \frac{u}{1-A}`,
+    :math:`\frac{D_\Gamma+\Delta}{\theta} = u + A`,
+    :math:`\frac{\theta/2}{\lambda} = \frac{\Delta e^u}{2u}`,
+    :math:`\frac{\Delta/\ln 2}{\lambda} = \frac{\Delta e^u}{\ln 2}`,
+    :math:`\frac{1/2}{\alpha} = \frac{e^u}{2}`; :math:`\Gamma(\alpha)\le1/\alpha` is Note 2.
+
+    Certified on the box :math:`(s,\Delta)\in[0,s_{max}]\times[0.7357,\Delta_{max}]`, and on
+    the whole unbounded domain through lower bounds that hold for every :math:`u\ge u_0 =
+    5+\ln 0.7357`, :math:`A\le a_0=e^{-u_0}`, certified on compact boxes in :math:`A\in[0,a_0]`
+    and :math:`w=1/u\in[0,1/u_0]` (e.g. :math:`\ln 2P(A,A)\ge \ln 2 + a_0\ln a_0 - A -
+    \ln\Gamma(1+A)`, from :math:`\gamma(a,x)\ge x^a e^{-x}/a`); see the returned ``argument``.
+    Lemma 18 itself is not certified here.
+
+    >>> c = lemma19_algebra_certificate()
+    >>> c.holds, c.undecided_or_refuted_box is None, c.min_margin() > 0
+    (True, True, True)
+    """
+    t0 = time.perf_counter()
+    parts = _lemma19_algebra(20, s_max, delta_max, prec)
+    c = _combine("Lemma 19 (Appendix C.4, steps (7)-(10))",
+                    "RHS_18(D_Gamma = alpha theta) <= RHS_8 <= RHS_9 <= e^eps and (9), alpha = lam = e^{-eps/4}, "
+                    "theta = 4 Delta/eps, eps >= 20 + 4 ln Delta, Delta >= 2/e",
+                    parts, _L19_ALG_ARG)
+    c.seconds = time.perf_counter() - t0  # including the (cached) sympy reductions
+    return c
+
+
+def lemma19_algebra_false_certificate(prec=64):
+    r"""Deliberately false variant of :func:`lemma19_algebra_certificate`: the threshold of
+    Lemma 19 lowered to :math:`\varepsilon\ge 12+4\ln\Delta`.
+
+    Step (10) then fails: its margin :math:`3 + s/4 - \ln 48 - 2e^{-3-s/4}/\Delta` is
+    negative near :math:`s=0` (:math:`\ln 48\approx3.87`), so the box certificate is refuted.
+
+    >>> c = lemma19_algebra_false_certificate()
+    >>> c.holds, sorted(c.undecided_or_refuted_box)
+    (False, ['Delta', 's'])
+    """
+    parts = _lemma19_algebra(12, 180, 100, prec, with_note2=False)
+    return _combine("Lemma 19 algebra (false variant: eps >= 12 + 4 ln Delta)",
+                    "RHS_9 <= e^eps for eps >= 12 + 4 ln Delta", parts, "must be refuted")
+
+
 # ---------------------------------------------------------------- Lemma 28
 
 _L28_ARG = (
@@ -404,22 +696,125 @@ def _outer(x):
     return lo, hi
 
 
+def _sympy_positive(*names):
+    import sympy as sp
+
+    return sp.symbols(" ".join(names), positive=True)
+
+
+_L14_CACHE = {}
+
+
+def _lemma14_upper_algebra_ok():
+    r"""sympy: with :math:`K_{1/2}(t)=\sqrt{\pi/(2t)}e^{-t}` in the closed form of
+    :math:`f_{\Gamma-\Gamma}` (:math:`\theta=1`), :math:`\ln(\text{bound}) - \ln f_\Gamma(t) = -\alpha\ln 2`
+    identically (``f_Gamma`` from :func:`arete_proofs.symbols.explicit`).  Cached."""
+    if "upper" not in _L14_CACHE:
+        import sympy as sp
+
+        from .symbols import explicit, f_Gamma
+
+        a, t = _sympy_positive("a", "t")
+        k_half = sp.sqrt(sp.pi / (2 * t)) * sp.exp(-t)
+        bound = (t / 2) ** (a - sp.Rational(1, 2)) * k_half / (sp.sqrt(sp.pi) * sp.gamma(a))
+        diff = sp.expand_log(sp.log(bound) - sp.log(explicit(f_Gamma(t, a, 1))), force=True)
+        _L14_CACHE["upper"] = sp.simplify(diff + a * sp.log(2)) == 0
+    return _L14_CACHE["upper"]
+
+
+def _lemma14_lower_derivative_ok():
+    r"""sympy: :math:`\frac{d}{dx}\ln f_\Gamma(x) = (\alpha-1)/x - 1/\theta` (Definition 22). Cached."""
+    if "lower" not in _L14_CACHE:
+        import sympy as sp
+
+        from .symbols import explicit, f_Gamma
+
+        a, th, x = _sympy_positive("a", "th", "x")
+        d = sp.diff(sp.expand_log(sp.log(explicit(f_Gamma(x, a, th))), force=True), x)
+        _L14_CACHE["lower"] = sp.simplify(d - ((a - 1) / x - 1 / th)) == 0
+    return _L14_CACHE["lower"]
+
+
+#: sample points (t) for the closed form of K_{1/2} and (nu, t) for K_nu <= K_{1/2}
+_K_HALF_T = (Fraction(1, 100), Fraction(1, 10), 1, Fraction(7, 2), 10, 100, 1000)
+_K_NU_POINTS = ((0, Fraction(1, 10)), (Fraction(-9, 20), 1), (Fraction(1, 4), 5), (Fraction(49, 100), 50),
+                (Fraction(-1, 5), 200))
+
+
+def _lemma14_upper_all_t_parts(prec):
+    """The checks of the analytic argument K_nu <= K_{1/2} => f_GG <= 2^{-alpha} f_Gamma (all t > 0)."""
+    from flint import arb, ctx
+
+    parts = []
+    if not _lemma14_upper_algebra_ok():
+        parts.append(_identity_failure("lemma14 upper: ln(bound) - ln f_Gamma = -alpha ln 2"))
+    old = ctx.prec
+    ctx.prec = prec
+    try:
+        half = arb(1) / 2
+        # K_{1/2}(t) = sqrt(pi/(2t)) e^{-t}: arb's Bessel K and the closed form overlap, tightly
+        for q in _K_HALF_T:
+            T = _arb_of_fraction(Fraction(q))
+            k = T.bessel_k(half, scaled=True)          # e^t K_{1/2}(t)
+            closed = (arb.pi() / (2 * T)).sqrt()
+            if not (k.overlaps(closed) and (k - closed).abs_upper() < arb(2) ** (24 - prec) * closed):
+                parts.append(_identity_failure(f"K_1/2({q}) closed form"))
+        # sanity of the monotonicity in |nu| at points: ln K_{1/2}(t) - ln K_nu(t) > 0 for |nu| < 1/2
+        checks = []
+        for nu, q in _K_NU_POINTS:
+            T, N = _arb_of_fraction(Fraction(q)), _arb_of_fraction(Fraction(nu))
+            checks.append((f"ln K_1/2({q}) - ln K_{nu}({q})",
+                           T.bessel_k(half, scaled=True).log() - T.bessel_k(N, scaled=True).log()))
+        checks.append(("ln 2", arb(2).log()))
+    finally:
+        ctx.prec = old
+    for label, value in checks:
+        parts.append(_ball_certificate(label, value, "Lemma 14 upper (all t)", label))
+    # 2^{-alpha} <= 1: the margin alpha ln 2 > 0 (box [1/1000, 1]; below it: alpha > 0 and ln 2 > 0)
+    parts.append(certify_box(lambda alpha: alpha * arb(2).log(), {"alpha": (Fraction(1, 1000), 1)}, prec=prec,
+                             statement="Lemma 14 upper (all t)", inequality="alpha ln 2 > 0"))
+    return parts
+
+
+_L14_UPPER_ARG = (
+    "All t > 0 and 0 < alpha <= 1 (theta = 1; general theta by scale invariance f(t; theta) = "
+    "f(t/theta; 1)/theta of both densities, t < 0 by symmetry of f_GG).  Analytic step: "
+    "K_nu(t) = int_0^inf e^{-t cosh u} cosh(nu u) du and cosh(nu u) <= cosh(u/2) for |nu| <= 1/2, so "
+    "K_{alpha-1/2}(t) <= K_{1/2}(t).  Checked: K_{1/2}(t) = sqrt(pi/(2t)) e^{-t} (arb Bessel K vs the "
+    "closed form at t = 0.01 ... 1000); sympy: substituting it into f_GG(t) = (t/2)^{alpha-1/2} "
+    "K_{alpha-1/2}(t)/(sqrt(pi) Gamma(alpha)) gives exactly 2^{-alpha} f_Gamma(t); alpha ln 2 > 0 "
+    "(certified on [1/1000, 1], and ln 2 > 0 below), hence f_GG(t) <= 2^{-alpha} f_Gamma(t) <= f_Gamma(t); "
+    "K_nu(t) < K_{1/2}(t) at sample points (sanity, not part of the proof).  Independently, "
+    "ln f_Gamma - ln f_GG > 0 is certified with the exact Bessel K on the box."
+)
+
+
 def lemma14_upper_certificate(box=None, prec=64):
-    r"""Lemma 14, upper bound :math:`f_{\Gamma-\Gamma}(t)\le f_\Gamma(t)`, :math:`\theta=1`.
+    r"""Lemma 14, upper bound :math:`f_{\Gamma-\Gamma}(t)\le f_\Gamma(t)` for all :math:`t>0`,
+    :math:`0<\alpha\le1`, :math:`\theta=1`.
 
-    Log-margin :math:`\ln f_\Gamma(t)-\ln f_{\Gamma-\Gamma}(t)` with
-    :math:`f_{\Gamma-\Gamma}(t)=(t/2)^{\alpha-1/2}K_{\alpha-1/2}(t)/(\sqrt\pi\Gamma(\alpha))`,
-    certified on :math:`\alpha\in[1/20,1]`, :math:`t\in[1/10,50]` (default).
-    (:math:`\theta = 1` by scale invariance; :math:`t<0` by symmetry.)
+    Two independent parts:
 
-    Unbounded part (:math:`t>50`), an analytic argument not checked by the code:
-    :math:`K_\nu(t)=\int_0^\infty e^{-t\cosh u}\cosh(\nu u)du` increases in
-    :math:`|\nu|`, so for :math:`|\alpha-1/2|\le1/2`,
-    :math:`K_{\alpha-1/2}(t)\le K_{1/2}(t)=\sqrt{\pi/(2t)}e^{-t}`, which gives
-    :math:`f_{\Gamma-\Gamma}(t)\le 2^{-\alpha}f_\Gamma(t)` for every :math:`t>0`.
+    1. Box: log-margin :math:`\ln f_\Gamma(t)-\ln f_{\Gamma-\Gamma}(t)` with
+       :math:`f_{\Gamma-\Gamma}(t)=(t/2)^{\alpha-1/2}K_{\alpha-1/2}(t)/(\sqrt\pi\Gamma(\alpha))`
+       certified on :math:`\alpha\in[1/20,1]`, :math:`t\in[1/10,10]` (default).
+    2. All :math:`t>0`, :math:`\alpha\in(0,1]`: :math:`K_\nu(t)=\int_0^\infty e^{-t\cosh u}\cosh(\nu u)du`
+       increases in :math:`|\nu|` (analytic: :math:`\cosh(\nu u)\le\cosh(u/2)`), so
+       :math:`K_{\alpha-1/2}(t)\le K_{1/2}(t)=\sqrt{\pi/(2t)}e^{-t}`, and then
 
-    >>> lemma14_upper_certificate().holds
-    True
+       .. math:: f_{\Gamma-\Gamma}(t)\le \frac{(t/2)^{\alpha-1/2}\sqrt{\pi/(2t)}e^{-t}}{\sqrt\pi\Gamma(\alpha)}
+                 = 2^{-\alpha}f_\Gamma(t)\le f_\Gamma(t).
+
+       Checked by the code: the closed form of :math:`K_{1/2}` against arb's Bessel K at points,
+       the equality (sympy, exact), and :math:`\alpha\ln2>0` (certified on
+       :math:`[1/1000,1]`, sign argument below).  Only the monotonicity of :math:`K_\nu` in
+       :math:`|\nu|` is analytic (spot-checked at points).
+
+    General :math:`\theta` by scale invariance, :math:`t<0` by symmetry.
+
+    >>> c = lemma14_upper_certificate()
+    >>> c.holds, c.undecided_or_refuted_box is None
+    (True, True)
     """
     if box is None:
         box = {"alpha": (Fraction(1, 20), 1), "t": (Fraction(1, 10), 10)}
@@ -429,26 +824,69 @@ def lemma14_upper_certificate(box=None, prec=64):
         return log_fg_plus_t - _log_fgg_plus_t(alpha, t)
 
     c = certify_box(margin, box, prec=prec)
-    c.statement = "Lemma 14 (upper bound, theta = 1)"
-    c.inequality = "f_GG(t) <= f_Gamma(t)"
-    c.argument = "compact box only; t beyond the box by K_nu <= K_{1/2} (docstring, analytic)"
+    return _combine("Lemma 14 (upper bound, theta = 1)",
+                    "f_GG(t) <= f_Gamma(t), t > 0 (via f_GG <= 2^{-alpha} f_Gamma)",
+                    [c] + _lemma14_upper_all_t_parts(prec), _L14_UPPER_ARG)
+
+
+def lemma14_upper_false_certificate(prec=64):
+    r"""Deliberately false variant of Lemma 14's upper bound: :math:`f_{\Gamma-\Gamma}(t)\le f_\Gamma(t)/2`.
+
+    Margin :math:`\ln f_\Gamma(t) - \ln 2 - \ln f_{\Gamma-\Gamma}(t)` on :math:`\alpha\in[1/20,1]`,
+    :math:`t\in[1/10,10]`; false for small :math:`\alpha`, where
+    :math:`f_{\Gamma-\Gamma}/f_\Gamma` is close to :math:`2^{-\alpha}\approx1`.
+
+    >>> c = lemma14_upper_false_certificate()
+    >>> c.holds, sorted(c.undecided_or_refuted_box)
+    (False, ['alpha', 't'])
+    """
+    from flint import arb
+
+    def margin(alpha, t):
+        return (alpha - 1) * t.log() - arb(2).log() - _log_fgg_plus_t(alpha, t)
+
+    c = certify_box(margin, {"alpha": (Fraction(1, 20), 1), "t": (Fraction(1, 10), 10)}, prec=prec)
+    c.statement, c.inequality = "Lemma 14 upper (false variant)", "f_GG(t) <= f_Gamma(t)/2"
     return c
+
+
+_L14_LOWER_ARG = (
+    "All t >= 0, D_Gamma > 0, 0 < alpha <= 1 (theta = 1; general theta by scale invariance, t < 0 by "
+    "symmetry).  Analytic (Definition 7 and Appendix C.3 of the paper): f_GG(t) = int_0^inf f_Gamma(t+x) "
+    "f_Gamma(x) dx >= int_0^D f_Gamma(t+x) f_Gamma(x) dx >= f_Gamma(t+D) int_0^D f_Gamma(x) dx = "
+    "f_Gamma(t+D) c_D, using that f_Gamma is non-increasing on (0, inf).  Checked: sympy gives "
+    "d/dx ln f_Gamma(x) = (alpha-1)/x - 1/theta exactly; -(d/dx ln f_Gamma) = 1 + (1-alpha) w, w = 1/x, is "
+    "certified > 0 on alpha in [0, 1], w in [0, 100] (x >= 1/100) and is >= 1 for every x > 0 since "
+    "(1-alpha) w >= 0.  The convolution formula (Definition 7) and c_D = P(alpha, D) (the definition) are "
+    "not re-derived.  Independently, the closed-form inequality (Bessel K, regularized lower gamma) is "
+    "certified on the box."
+)
 
 
 def lemma14_lower_certificate(box=None, prec=64):
     r"""Lemma 14, lower bound :math:`f_\Gamma(t+D_\Gamma)c_{D_\Gamma}\le f_{\Gamma-\Gamma}(t)`, :math:`\theta=1`.
 
-    :math:`c_D = P(\alpha, D)` (regularized lower incomplete gamma, arb
-    ``gamma_lower(..., regularized=1)``).  Log-margin
-    :math:`\ln f_{\Gamma-\Gamma}(t) - \ln f_\Gamma(t+D) - \ln c_D`, certified on
-    :math:`\alpha\in[1/20,1]`, :math:`t\in[1/10,20]`, :math:`D\in[1/10,4]` (default).
+    Two parts:
 
-    Not certified beyond the box: for :math:`t` outside it the statement rests on
-    the paper's analytic proof (Appendix C.3: :math:`f_\Gamma` is non-increasing for
-    :math:`\alpha\le 1`, so :math:`\int_0^D f_\Gamma(t+x)f_\Gamma(x)dx\ge f_\Gamma(t+D)c_D`).
+    1. Box: :math:`c_D = P(\alpha, D)` (regularized lower incomplete gamma, arb
+       ``gamma_lower(..., regularized=1)``).  Log-margin
+       :math:`\ln f_{\Gamma-\Gamma}(t) - \ln f_\Gamma(t+D) - \ln c_D`, certified on
+       :math:`\alpha\in[1/4,1]`, :math:`t\in[1/10,2]`, :math:`D\in[1/10,1]` (default).
+    2. All :math:`t\ge0`, :math:`D>0`, :math:`\alpha\in(0,1]` (the paper's proof, Appendix C.3):
 
-    >>> lemma14_lower_certificate().holds
-    True
+       .. math:: f_{\Gamma-\Gamma}(t)=\int_0^\infty f_\Gamma(t+x)f_\Gamma(x)dx
+                 \ge\int_0^D f_\Gamma(t+x)f_\Gamma(x)dx\ge f_\Gamma(t+D)\,c_D,
+
+       since :math:`f_\Gamma` is non-increasing: :math:`\frac{d}{dx}\ln f_\Gamma(x) = (\alpha-1)/x - 1/\theta<0`.
+       Checked: the derivative (sympy, exact) and its sign
+       :math:`1+(1-\alpha)/x>0` (certified for :math:`x\ge1/100`, and :math:`\ge1` for all
+       :math:`x>0` as :math:`(1-\alpha)/x\ge0`).  The two integral inequalities are analytic.
+
+    General :math:`\theta` by scale invariance, :math:`t<0` by symmetry.
+
+    >>> c = lemma14_lower_certificate()
+    >>> c.holds, c.undecided_or_refuted_box is None
+    (True, True)
     """
     if box is None:
         box = {"alpha": (Fraction(1, 4), 1), "t": (Fraction(1, 10), 2), "D": (Fraction(1, 10), 1)}
@@ -457,10 +895,34 @@ def lemma14_lower_certificate(box=None, prec=64):
         # ln f_Gamma(t+D) + t + ln Gamma(alpha) = (alpha-1) ln(t+D) - D
         return _log_fgg_plus_t(alpha, t) - ((alpha - 1) * (t + D).log() - D) - D.gamma_lower(alpha, regularized=1).log()
 
-    c = certify_box(margin, box, prec=prec)
-    c.statement = "Lemma 14 (lower bound, theta = 1)"
-    c.inequality = "f_Gamma(t + D_Gamma) c_{D_Gamma} <= f_GG(t)"
-    c.argument = "compact box only; the unbounded t-range is not certified here"
+    parts = [certify_box(margin, box, prec=prec)]
+    if not _lemma14_lower_derivative_ok():
+        parts.append(_identity_failure("d/dx ln f_Gamma = (alpha-1)/x - 1/theta"))
+    parts.append(certify_box(lambda alpha, w: 1 + (1 - alpha) * w, {"alpha": (0, 1), "w": (0, 100)}, prec=prec,
+                             statement="Lemma 14 lower (all t)",
+                             inequality="-(d/dx) ln f_Gamma = 1 + (1-alpha)/x > 0, w = 1/x"))
+    return _combine("Lemma 14 (lower bound, theta = 1)", "f_Gamma(t + D_Gamma) c_{D_Gamma} <= f_GG(t), t >= 0",
+                    parts, _L14_LOWER_ARG)
+
+
+def lemma14_lower_false_certificate(prec=64):
+    r"""Deliberately false variant of Lemma 14's lower bound without the shift:
+    :math:`f_\Gamma(t)c_{D}\le f_{\Gamma-\Gamma}(t)`.
+
+    Margin :math:`\ln f_{\Gamma-\Gamma}(t)-\ln f_\Gamma(t)-\ln c_D` on :math:`\alpha\in[3/4,1]`,
+    :math:`t\in[1/10,2]`, :math:`D\in[2,4]`; false e.g. at :math:`\alpha=1`
+    (:math:`f_{\Gamma-\Gamma}=f_\Gamma/2` for :math:`t>0`) as :math:`c_D=1-e^{-D}>1/2`.
+
+    >>> c = lemma14_lower_false_certificate()
+    >>> c.holds, sorted(c.undecided_or_refuted_box)
+    (False, ['D', 'alpha', 't'])
+    """
+    def margin(alpha, t, D):
+        return _log_fgg_plus_t(alpha, t) - (alpha - 1) * t.log() - D.gamma_lower(alpha, regularized=1).log()
+
+    c = certify_box(margin, {"alpha": (Fraction(3, 4), 1), "t": (Fraction(1, 10), 2), "D": (2, 4)},
+                    prec=prec)
+    c.statement, c.inequality = "Lemma 14 lower (false variant)", "f_Gamma(t) c_D <= f_GG(t)"
     return c
 
 

@@ -373,7 +373,7 @@ _STATEMENTS = [
         ),
         uses=("lemma-18", "note-2"),
         symbolic=("lemma-19/algebra", "lemma-19/threshold", "lemma-19/assumptions"),
-        certificates=("lemma19_certificate",),
+        certificates=("lemma19_certificate", "lemma19_algebra_certificate"),
         grid=grids.lemma_19,
     ),
     Statement(

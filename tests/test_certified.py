@@ -20,7 +20,8 @@ def test_certify_box_generic():
 
 
 @pytest.mark.parametrize("f", [C.note2_certificate, C.lemma19_certificate, C.lemma28_certificate,
-                               C.lemma14_upper_certificate])
+                               C.lemma14_upper_certificate, C.lemma14_lower_certificate,
+                               C.lemma19_algebra_certificate])
 def test_true_statements_certified(f):
     c = f()
     assert c.holds is True
@@ -28,11 +29,77 @@ def test_true_statements_certified(f):
     assert c.min_margin() > 0
 
 
-@pytest.mark.parametrize("f", [C.note2_false_certificate, C.lemma19_false_certificate])
+@pytest.mark.parametrize("f", [C.note2_false_certificate, C.lemma19_false_certificate,
+                               C.lemma19_algebra_false_certificate, C.lemma14_upper_false_certificate,
+                               C.lemma14_lower_false_certificate])
 def test_false_statements_refuted(f):
     c = f()
     assert c.holds is False
-    assert isinstance(c.undecided_or_refuted_box, dict)
+    assert isinstance(c.undecided_or_refuted_box, dict) and c.undecided_or_refuted_box
+    # the refuted box is a real box of the statement's variables, with exact endpoints lo <= hi
+    for lo, hi in c.undecided_or_refuted_box.values():
+        assert lo <= hi
+
+
+def test_lemma19_algebra_scope():
+    c = C.lemma19_algebra_certificate()
+    # every step listed as a bound of lemma-19 (and Lemma 18's theta hypothesis) is covered
+    for name in ("median", "eq-8", "eq-9", "eq-10", "hyp-theta", "hyp-lam", "hyp-alpha", "hyp-gamma",
+                 "theta <= D_Gamma + Delta", "whole domain"):
+        assert name in c.argument.replace("WHOLE", "whole")
+    # box parts on (s, Delta), tail parts on compactified variables, Note 2 on alpha
+    names = {frozenset(b) for b, _ in c.boxes}
+    assert frozenset({"s", "Delta"}) in names and frozenset({"A"}) in names
+    assert frozenset({"A", "w"}) in names and frozenset({"a"}) in names
+    assert c.min_margin() > 0
+
+
+def test_lemma19_algebra_false_refuted_in_eq10_box():
+    c = C.lemma19_algebra_false_certificate()
+    box = c.undecided_or_refuted_box
+    assert c.holds is False and set(box) == {"s", "Delta"}
+    # refuted near s = 0, where 3 + s/4 - ln 48 < 0
+    assert box["s"][0] == 0
+
+
+def test_lemma19_reductions_detect_a_wrong_margin(monkeypatch):
+    """The sympy/point check ties the arb margins to the registry's expressions."""
+    assert C._lemma19_reductions() is None
+    orig = C._l19_margins
+
+    def perturbed():
+        m = orig()
+        f = m["eq-10"]
+        m["eq-10"] = lambda u, A, D: f(u, A, D) + flint.arb("0.001")
+        return m
+
+    monkeypatch.setattr(C, "_l19_margins", perturbed)
+    monkeypatch.setattr(C, "_REDUCTIONS_CACHE", {})
+    assert C._lemma19_reductions() == "eq-10"
+    c = C.lemma19_algebra_certificate()
+    assert c.holds is None and "identity eq-10" in c.undecided_or_refuted_box
+
+
+def test_lemma14_all_t_arguments():
+    up = C.lemma14_upper_certificate()
+    lo = C.lemma14_lower_certificate()
+    assert "All t > 0" in up.argument and "K_{1/2}(t) = sqrt(pi/(2t)) e^{-t}" in up.argument
+    assert "All t >= 0" in lo.argument and "non-increasing" in lo.argument
+    assert C._lemma14_upper_algebra_ok() and C._lemma14_lower_derivative_ok()
+    # the closed form of K_{1/2} at a point, in ball arithmetic
+    T = flint.arb(3)
+    assert T.bessel_k(flint.arb("0.5")).overlaps((flint.arb.pi() / (2 * T)).sqrt() * (-T).exp())
+    # f_GG(t) <= 2^{-alpha} f_Gamma(t) at a large t outside the boxes (sanity of the argument)
+    A, T = flint.arb("0.3"), flint.arb(500)
+    gap = (A - 1) * T.log() - A * flint.arb(2).log() - C._log_fgg_plus_t(A, T)
+    assert gap.lower() > 0
+
+
+def test_registry_lists_algebra_certificate():
+    from arete_proofs.registry import REGISTRY
+
+    assert "lemma19_algebra_certificate" in REGISTRY["lemma-19"].certificates
+    assert "lemma19_algebra_certificate" not in REGISTRY["lemma-18"].certificates
 
 
 PARAMS = [("0.3", "2", "0.5"), ("1", "2", "3"), ("0.05", "0.5", "0.05"), ("0.007", "3.1", "0.2"), ("2.5", "0.3", "1.7")]

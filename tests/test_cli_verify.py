@@ -89,7 +89,8 @@ def test_verify_certified(capsys, tmp_path):
     assert code == 0, out + err
     assert "certificate note2_certificate" in out and "certified" in out
     doc = json.loads(report.read_text())
-    assert {c["function"] for c in doc["certified"]} == {"note2_certificate", "lemma19_certificate"}
+    assert {c["function"] for c in doc["certified"]} == {"note2_certificate", "lemma19_certificate",
+                                                         "lemma19_algebra_certificate"}
     assert all(c["holds"] is True and c["min_margin"] > 0 for c in doc["certified"])
 
 
