@@ -192,14 +192,25 @@ def _evaluate(kind, t, alpha, theta, lam, digits):
     return out if seq else out[0]
 
 
-def pdf(t, alpha, theta, lam, *, digits=None):
+def pdf(t, alpha, theta, lam, *, digits=None, certified=False):
     r"""Density :math:`f_A(t)` (Definition 9) to ``digits`` significant digits.
+
+    ``certified=True`` returns instead a python-flint ``arb`` ball that provably
+    contains :math:`f_A(t)` with relative radius :math:`\le 10^{-\text{digits}}`
+    (:func:`arete_proofs.certified_density.pdf_ball`; extra ``certified``,
+    :math:`0<\alpha<1`; ``digits`` defaults to 15 there).
 
     >>> from mpmath import mp
     >>> # alpha -> 0 gives Laplace(lam) (Section 1): f_A(0) -> 1/(2 lam)
     >>> mp.almosteq(pdf(0, "1e-12", 1, "0.5"), 1, 1e-10)
     True
     """
+    if certified:
+        from .certified_density import pdf_ball
+
+        if isinstance(t, (list, tuple)):
+            return [pdf_ball(x, alpha, theta, lam, digits=digits) for x in t]
+        return pdf_ball(t, alpha, theta, lam, digits=digits)
     return _evaluate("pdf", t, alpha, theta, lam, digits)
 
 
