@@ -218,6 +218,11 @@ def _density_arguments(parser: argparse.ArgumentParser) -> None:
         "--cdf", action="store_true", help="print the CDF P(Z <= t) instead of the density"
     )
     parser.add_argument(
+        "--certified", action="store_true",
+        help="print a ball [mid +/- rad] that provably contains f_A(t) (arb ball arithmetic, "
+        "relative radius <= 10^-D; extra 'certified': python-flint; 0 < alpha < 1, finite t)",
+    )
+    parser.add_argument(
         "points",
         metavar="T",
         nargs="+",
@@ -235,6 +240,7 @@ Prints one line per point: the point as given, then the value.  Examples:
     arete density --alpha 0.5 --theta 1 --lam 0.5 -0.25 0 0.5
     arete density --paper-eps 20 --digits 30 --cdf 0 1
     arete density --paper-eps 20 --json 0.5
+    arete density --alpha 0.5 --theta 2 --lam 0.5 --certified 0 1
 """,
     options=(add_parameter_options, add_digits_option, add_output_options, _density_arguments),
 )
@@ -244,6 +250,8 @@ def density(args: argparse.Namespace) -> int:
 
     digits = args.digits
     params = resolve_parameters(args, digits)
+    if args.certified:
+        return _certified_density(args, params, digits)
     quantity = "cdf" if args.cdf else "pdf"
     fn = arete.cdf if args.cdf else arete.pdf
     values = fn(list(args.points), params.alpha, params.theta, params.lam, digits=digits)
@@ -262,6 +270,36 @@ def density(args: argparse.Namespace) -> int:
         width = max(len(t) for t in args.points)
         for t, v in zip(args.points, texts):
             print(f"{t:<{width}}  {v}")
+    return 0
+
+
+def _need_flint(option: str):
+    try:
+        import flint  # noqa: F401
+    except ImportError:
+        raise UsageError(f"{option} needs python-flint: pip install 'arete-proofs[certified]'") from None
+
+
+def _certified_density(args: argparse.Namespace, params: Parameters, digits: int) -> int:
+    """``arete density --certified``: one arb ball per point."""
+    _need_flint("--certified")
+    if args.cdf:
+        raise UsageError("--certified gives the density only (not with --cdf)")
+    from .certified_density import pdf_ball
+
+    balls = [pdf_ball(t, params.alpha, params.theta, params.lam, digits=digits) for t in args.points]
+    texts = [b.str(digits + 2, radius=True) for b in balls]
+    if args.json:
+        doc = {"distribution": "arete", **params.report, "digits": digits, "quantity": "pdf",
+               "certified": True,
+               "points": [{"t": t, "ball": x, "lower": b.lower().str(digits + 3, radius=False),
+                           "upper": b.upper().str(digits + 3, radius=False)}
+                          for t, x, b in zip(args.points, texts, balls)]}
+        print(json.dumps(doc, indent=2))
+    else:
+        width = max(len(t) for t in args.points)
+        for t, x in zip(args.points, texts):
+            print(f"{t:<{width}}  {x}")
     return 0
 
 
@@ -474,6 +512,70 @@ def epsilon_command(args: argparse.Namespace) -> int:
         print(f"epsilon {eps_text}")
         print(f"t_star {t_text}")
     return 0
+
+
+def _certify_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", metavar="EPS",
+                        help="exit 0 only if the certified bound is at most EPS (stops refining once it is)")
+    parser.add_argument("--tol", metavar="TOL", default="1e-4",
+                        help="refine until the certified upper and lower bounds are within TOL (default 1e-4)")
+    parser.add_argument("--workers", metavar="N", type=int, default=1,
+                        help="processes evaluating the certified densities (default 1)")
+    parser.add_argument("--max-seconds", metavar="S", type=float, default=1200,
+                        help="stop refining after S seconds; the bound printed is still certified (default 1200)")
+    parser.add_argument("--no-numeric", action="store_true",
+                        help="do not compute the engine's tight epsilon for comparison")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@command(
+    "certify",
+    help="prove an upper bound on the tight epsilon in ball arithmetic (extra 'certified')",
+    description="""\
+Proves epsilon* <= BOUND for Arete(alpha, theta, lam) noise and sensitivity DELTA
+(default 1), where epsilon* = sup_t ln f_A(t)/f_A(t + DELTA) is the tight epsilon, using
+arb ball enclosures of f_A on a cover of [0, T] and a certified tail bound for t >= T
+(arete_proofs.certified_epsilon).  Prints the certified bound, a certified lower bound,
+the engine's tight epsilon and the gap, the cover size and the time.  With --target,
+the exit status is 0 only if the certified bound is at most the target (1 otherwise).
+Examples:
+
+    arete certify --alpha 0.07559007048913552 --theta 0.6295929433519876 --lam 0.05453349704921005 --target 6
+    arete certify --paper-eps 20 --delta 10 --json
+""",
+    options=(add_parameter_options, _certify_arguments),
+)
+def certify_command(args: argparse.Namespace) -> int:
+    """``arete certify``: certified upper bound on the tight epsilon."""
+    _need_flint("arete certify")
+    from .certified_epsilon import certify_epsilon
+
+    params = resolve_parameters(args, 30, delta_for_explicit=True)
+    delta = args.delta if args.delta is not None else "1"
+    r = certify_epsilon(params.alpha, params.theta, params.lam, delta, tol=args.tol, target=args.target,
+                        workers=args.workers, numeric=not args.no_numeric, max_seconds=args.max_seconds,
+                        progress=not args.quiet)
+    ok = r.target is None or r.meets_target
+    if args.json:
+        doc = {**params.report, "delta": delta, **{k: v for k, v in r.to_dict().items()
+                                                    if k not in ("alpha", "theta", "lam", "Delta")},
+               "exact_parameters": {"alpha": r.alpha, "theta": r.theta, "lam": r.lam, "Delta": r.Delta}}
+        print(json.dumps(doc, indent=2, default=str))
+    else:
+        print(f"certified bound  epsilon* <= {r.upper!r}")
+        if r.lower is not None:
+            print(f"certified lower  epsilon* >= {r.lower!r}  (at t = {r.t_star!r})")
+        if r.numeric is not None:
+            print(f"numeric tight    epsilon* =  {r.numeric!r}  (gap {r.gap:.3g})")
+        print(f"method           {r.method}: {r.argument}")
+        if r.method == "cover":
+            print(f"cover            {r.cells} cells on [0, {r.T!r}], tail bound {r.tail!r} for t >= T, "
+                  f"{r.evaluations} certified density evaluations")
+        print(f"time             {r.seconds:.1f} s")
+        if r.target is not None:
+            print(f"target           {r.target!r}: {'met' if r.meets_target else 'NOT met'}")
+    return 0 if ok else 1
 
 
 def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> None:

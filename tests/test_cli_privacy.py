@@ -72,3 +72,47 @@ def test_compare_table(capsys):
 def test_optimize_compare_bad_input(capsys, argv):
     code, _, err = run(capsys, *argv)
     assert code == 2 and err.startswith("arete: error:")
+
+
+# ---------------------------------------------------------------- arete certify / density --certified
+
+FIG6 = ["--alpha", "0.07559007048913552", "--theta", "0.6295929433519876", "--lam", "0.05453349704921005"]
+
+
+def test_certify_target_met_and_not_met(capsys):
+    pytest.importorskip("flint", reason="optional extra 'certified' (python-flint) not installed")
+    from arete_proofs.cli import main
+
+    assert main(["certify", *FIG6, "--target", "6", "--no-numeric", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "certified bound" in out and "target           6.0: met" in out
+    # a target below the tight epsilon 5.99966478... cannot be certified: exit 1
+    assert main(["certify", *FIG6, "--target", "5.9996", "--no-numeric", "--quiet", "--max-seconds", "30"]) == 1
+    assert "NOT met" in capsys.readouterr().out
+
+
+def test_certify_json(capsys):
+    pytest.importorskip("flint", reason="optional extra 'certified' (python-flint) not installed")
+    import json
+
+    from arete_proofs.cli import main
+
+    assert main(["certify", "--paper-eps", "20", "--json", "--quiet"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["method"] == "cover" and doc["lower"] <= doc["numeric"] <= doc["upper"] < 20
+    assert doc["meets_target"] is None and doc["gap"] < 1e-3
+
+
+def test_density_certified(capsys):
+    pytest.importorskip("flint", reason="optional extra 'certified' (python-flint) not installed")
+    from arete_proofs.cli import main
+
+    assert main(["density", "--alpha", "0.5", "--theta", "2", "--lam", "0.5", "--certified", "--digits", "12",
+                 "0", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all("+/-" in line for line in lines)
+    assert lines[1].split()[1] == "[0.17499448472967"  # the engine's 0.174994484729674...
+    # --certified is for the density only; alpha >= 1 is refused with the parameter named
+    assert main(["density", "--alpha", "0.5", "--theta", "2", "--lam", "0.5", "--certified", "--cdf", "1"]) == 2
+    assert main(["density", "--alpha", "1.5", "--theta", "2", "--lam", "0.5", "--certified", "1"]) == 2
+    assert "alpha" in capsys.readouterr().err

@@ -35,6 +35,9 @@ MODULES = [
     "optimize",
     "sampling",
     "mechanisms",
+    "certified",
+    "certified_density",
+    "certified_epsilon",
 ]
 
 #: a reference to the paper or a formula
@@ -46,6 +49,7 @@ DOCTEST = re.compile(r"^\s*>>> ", re.MULTILINE)
 
 #: "module.name" -> {check: reason}; check is "statement" or "doctest".
 ALLOWED: dict[str, dict[str, str]] = {
+    "certified_density.exact_parameter": {"statement": "converts input to an exact Fraction; no mathematics"},
     # Plumbing without mathematical content: there is no statement to cite.
     "sampling.generator": {"statement": "turns a seed into a numpy Generator; no mathematics"},
     "sampling.save_samples": {"statement": "writes a .npy file; no mathematics"},

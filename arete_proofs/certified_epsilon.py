@@ -1,0 +1,476 @@
+r"""A certified upper bound on the tight epsilon of Arete noise, in ball arithmetic.
+
+The tight epsilon (Section 4.2, Corollary 5) is
+
+.. math::  \varepsilon^* = \sup_{t\in\mathbb{R}} L(t),\qquad L(t) = \ln f_A(t) - \ln f_A(t+\Delta).
+
+:func:`certify_epsilon` proves :math:`\varepsilon^* \le B` for a number :math:`B` it
+returns, using only rigorous enclosures (python-flint ``arb`` balls from
+:mod:`arete_proofs.certified_density`) and the elementary facts below; no float or
+mpmath value enters the bound.  It also returns a certified *lower* bound (the largest
+lower end of :math:`L(t)` over the points evaluated), so :math:`\varepsilon^*` is
+bracketed; the numerically computed tight epsilon
+(:func:`arete_proofs.privacy.tight_epsilon`) is reported beside it for comparison.
+
+The argument (:math:`0<\alpha<1`, :math:`\lambda<\theta`; :math:`\ell = \ln f_A`):
+
+1. *Only* :math:`t\ge0`: for :math:`t\le-\Delta/2`, :math:`L(t)\le0`; for
+   :math:`t\in[-\Delta/2,0]`, :math:`L(t)\le L(|t|)` (Lemma 2: :math:`f_A` is symmetric
+   and non-increasing in :math:`|t|`; see :mod:`arete_proofs.privacy`, item 1).
+2. *Cells* :math:`[a,b]\subset[0,T]`: by monotonicity, :math:`\ell(t)\le\ell(a)` and
+   :math:`-\ell(t+\Delta)\le-\ell(b+\Delta)`; by the Lipschitz bound
+   :math:`-1/\lambda\le\ell'\le0` (:math:`|f_L'| = f_L/\lambda`),
+   :math:`\ell(t)\le\ell(b)+(b-t)/\lambda` and
+   :math:`-\ell(t+\Delta)\le-\ell(a+\Delta)+(t-a)/\lambda`.  The supremum over the cell
+   of the sum of the two minima (a concave piecewise-linear function) is attained at
+   :math:`a`, :math:`b` or a breakpoint, where it is evaluated in ball arithmetic from
+   the upper ends of the balls of :math:`\ell` at :math:`a, b, a+\Delta, b+\Delta`.
+
+   2b. *Curvature* (second order, for cells with :math:`a>0`): :math:`f_L-\lambda^2f_L''=\delta`
+   gives :math:`\ell''=(1-r)/\lambda^2-\ell'^2` with :math:`r=f_{\Gamma-\Gamma}/f_A`, so
+   :math:`L''(t)=(r(t+\Delta)-r(t))/\lambda^2+\ell'(t+\Delta)^2-\ell'(t)^2\ge-M`,
+   :math:`M = f_{\Gamma-\Gamma}(a)/(\lambda^2f_A(b)) + 1/\lambda^2` (both densities are
+   non-increasing on the cell).  Hence :math:`L` lies below its chord plus
+   :math:`M(t-a)(b-t)/2`, i.e. below :math:`\max(L(a),L(b)) + Mh^2/8`.  The cell's bound
+   is the smaller of 2 and 2b.
+3. *Tail* :math:`t\ge T` (:mod:`arete_proofs.privacy`, item 6): :math:`f_{\Gamma-\Gamma}` is
+   completely monotone on :math:`(0,\infty)`, hence log-convex, so
+   :math:`R(y)=f_{\Gamma-\Gamma}(y)/f_{\Gamma-\Gamma}(y+\Delta)` is non-increasing and,
+   splitting the convolution at :math:`y_0=\eta T`, :math:`\eta=(1-\lambda/\theta)/2`,
+
+   .. math::  L(t) \le \ln\Big(R(\eta T) + \frac{(T+c)^{1-\alpha}}{2\lambda\kappa}
+              e^{\eta T/\lambda + c/\theta - T(1/\lambda-1/\theta)}\Big),\quad c=\Delta+\lambda+\theta,
+
+   with :math:`\kappa = P(\alpha,1)(1-e^{-1})/(2\Gamma(\alpha)\theta^\alpha)` (from
+   :math:`f_A(s)\ge\frac{1-e^{-1}}2 f_{\Gamma-\Gamma}(s+\lambda)` and Lemma 14's lower
+   bound with :math:`D_\Gamma=\theta`), valid once :math:`T+c\ge(1-\alpha)/(1/\lambda-1/\theta)`.
+   :math:`R` is evaluated with arb's Bessel :math:`K` at exact points.
+4. *Closed cases*: :math:`\lambda\ge\theta` gives :math:`\varepsilon^*=\Delta/\lambda` (the
+   Lipschitz bound, approached as :math:`t\to\infty`); :math:`\alpha\ge1` gives
+   :math:`\Delta/\max(\theta,\lambda)` (log-concavity, Prekopa).  These are returned as
+   exact bounds with the argument named.
+
+The cover of :math:`[0,T]` is refined (bisection; geometric near :math:`t=0`, where the
+maximiser sits at a tiny :math:`t^*` for small :math:`\alpha`) until the certified upper
+bound is within ``tol`` of the certified lower bound.
+
+>>> from arete_proofs.params import FIGURE_4
+>>> r = certify_epsilon(*FIGURE_4[8], 1, numeric=False)
+>>> # the paper's Figure-4 parameters for eps = 8 are provably 8-DP, with a bracket of width <= 1e-4
+>>> r.lower <= r.upper <= r.lower + 1e-4 and r.upper < 8
+True
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .certified_density import CertifiedDensity, exact_parameter, gg_pdf_ball
+
+__all__ = ["EpsilonCertificate", "certify_epsilon", "tail_bound"]
+
+_PREC = 64
+
+
+@dataclass
+class EpsilonCertificate:
+    r"""Result of :func:`certify_epsilon`.
+
+    ``upper``: a float :math:`\ge` the certified bound (rounded up), so
+    :math:`\varepsilon^*\le` ``upper`` is proved.  ``lower``: a float :math:`\le` a certified
+    value :math:`L(t)` (rounded down), so ``lower`` :math:`\le\varepsilon^*`; ``t_star`` is
+    that point.  ``numeric``: the engine's tight epsilon (not part of the proof), ``None``
+    if not computed.  ``cells``: number of cells of the cover of :math:`[0, T]`;
+    ``evaluations``: certified density evaluations; ``tail``: the certified tail bound
+    for :math:`t\ge T`; ``method``: ``"cover"``, ``"lipschitz"`` or ``"log-concave"``.
+
+    >>> r = certify_epsilon("0.3", 1, 2, 1, numeric=False, target="0.5")
+    >>> # lam >= theta: epsilon* = Delta/lam exactly (the Lipschitz bound of Lemma 26's kind)
+    >>> r.upper, r.method, r.meets_target
+    (0.5, 'lipschitz', True)
+    """
+
+    alpha: str
+    theta: str
+    lam: str
+    Delta: str
+    upper: float
+    lower: float | None
+    t_star: float | None
+    method: str
+    argument: str
+    T: float | None = None
+    tail: float | None = None
+    cells: int = 0
+    evaluations: int = 0
+    seconds: float = 0.0
+    numeric: float | None = None
+    target: float | None = None
+    history: list = field(default_factory=list)
+
+    @property
+    def meets_target(self):
+        """True when a target was given and the certified bound is at most the target."""
+        return self.target is not None and self.upper <= self.target
+
+    @property
+    def gap(self):
+        """Certified bound minus the numerically computed tight epsilon (None if not computed)."""
+        return None if self.numeric is None else self.upper - self.numeric
+
+    def to_dict(self):
+        """JSON-ready dict."""
+        d = {k: getattr(self, k) for k in ("alpha", "theta", "lam", "Delta", "upper", "lower", "t_star",
+                                           "method", "argument", "T", "tail", "cells", "evaluations",
+                                           "seconds", "numeric", "target")}
+        d["gap"] = self.gap
+        d["meets_target"] = self.meets_target if self.target is not None else None
+        return d
+
+
+def _arb(q):
+    from flint import arb
+
+    return arb(q.numerator) / arb(q.denominator)
+
+
+def _up(x):
+    """A float >= every point of the arb ball x (outward rounding)."""
+    from flint import arb
+
+    f = float(x.upper())
+    while arb(f) < x.upper():
+        f = math.nextafter(f, math.inf)
+    return f
+
+
+def _down(x):
+    """A float <= every point of the arb ball x."""
+    from flint import arb
+
+    f = float(x.lower())
+    while arb(f) > x.lower():
+        f = math.nextafter(f, -math.inf)
+    return f
+
+
+# --------------------------------------------------------------------- evaluation of ell
+_WORKER = {}
+
+
+def _ell_batch(args):
+    """ln f_A at the points ts (Fractions) as exact (lower, upper) endpoint pairs (man, exp)."""
+    (alpha, theta, lam, prec), ts = args
+    key = (alpha, theta, lam, prec)
+    D = _WORKER.get(key)
+    if D is None:
+        _WORKER.clear()
+        D = _WORKER[key] = CertifiedDensity(Fraction(alpha), Fraction(theta), Fraction(lam), prec=prec)
+    out = []
+    for t in ts:
+        v = D.pdf(t).log()
+        lo, hi = v.lower().man_exp(), v.upper().man_exp()
+        out.append(((int(lo[0]), int(lo[1])), (int(hi[0]), int(hi[1]))))
+    return out
+
+
+def _from_pair(p):
+    from flint import arb
+
+    (lm, le), (um, ue) = p
+    lo = arb(lm) * arb(2) ** le
+    hi = arb(um) * arb(2) ** ue
+    return lo.union(hi)
+
+
+class _Ell:
+    """Certified ln f_A at float points, cached, optionally evaluated on a process pool."""
+
+    def __init__(self, alpha, theta, lam, workers):
+        self.key = (str(alpha), str(theta), str(lam), _PREC)
+        self.cache = {}
+        self.count = 0
+        self.pool = ProcessPoolExecutor(workers) if workers and workers > 1 else None
+        self.workers = workers or 1
+
+    def need(self, ts):
+        ts = sorted({Fraction(t) for t in ts} - set(self.cache))
+        if not ts:
+            return
+        if self.pool is None:
+            chunks = [ts]
+            results = [_ell_batch((self.key, ts))]
+        else:
+            k = max(1, math.ceil(len(ts) / (4 * self.workers)))
+            chunks = [ts[i:i + k] for i in range(0, len(ts), k)]
+            results = list(self.pool.map(_ell_batch, [(self.key, c) for c in chunks]))
+        for c, r in zip(chunks, results):
+            for t, p in zip(c, r):
+                self.cache[t] = _from_pair(p)
+        self.count += len(ts)
+
+    def __getitem__(self, t):
+        return self.cache[Fraction(t)]
+
+    def close(self):
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+# --------------------------------------------------------------------- tail bound
+def tail_bound(T, alpha, theta, lam, Delta, *, prec=_PREC):
+    r"""Certified ball bound: :math:`\sup_{t\ge T} L(t)\le` the upper end of the returned ball.
+
+    Item 3 of the module docstring (:mod:`arete_proofs.privacy`, item 6); needs
+    :math:`0<\alpha<1`, :math:`\lambda<\theta` and :math:`T+c\ge(1-\alpha)/(1/\lambda-1/\theta)`,
+    otherwise returns ``+inf``.
+
+    >>> from flint import arb
+    >>> # far out the bound approaches the tail limit Delta/theta (= 1/2 here) from above
+    >>> b = tail_bound(200, "0.3", 2, "0.5", 1)
+    >>> bool(arb("0.5") < b.upper() < arb("0.6"))
+    True
+    """
+    from flint import arb, ctx
+
+    a_q, th_q, la_q, d_q = (exact_parameter(x, n) for x, n in
+                            ((alpha, "alpha"), (theta, "theta"), (lam, "lam"), (Delta, "Delta")))
+    T_q = exact_parameter(T, "T")
+    if not (a_q < 1 and la_q < th_q):
+        raise ValueError("tail_bound needs 0 < alpha < 1 and lam < theta")
+    old, ctx.prec = ctx.prec, prec
+    try:
+        a, th, la, d, T = _arb(a_q), _arb(th_q), _arb(la_q), _arb(d_q), _arb(T_q)
+        b = 1 / la - 1 / th
+        c = d + la + th
+        if not (T + c > (1 - a) / b):
+            return arb("inf")
+        eta = (1 - la / th) / 2
+        y0 = eta * T
+        nu = a - arb(1) / 2
+        # ln R(y0): the Gamma-Gamma normalising constants cancel
+        lR = nu * (y0 / (y0 + d)).log() + (y0 / th).bessel_k(nu).log() - ((y0 + d) / th).bessel_k(nu).log()
+        cD = arb(1).gamma_lower(a, regularized=1)  # P(X <= theta), X ~ Gamma(alpha, theta)
+        log_kappa = cD.log() + (1 - arb(-1).exp()).log() - arb(2).log() - a.lgamma() - a * th.log()
+        logK = y0 / la + c / th - (2 * la).log() - log_kappa + (1 - a) * (T + c).log() - b * T
+        return (lR.exp() + logK.exp()).log()
+    finally:
+        ctx.prec = old
+
+
+# --------------------------------------------------------------------- cells
+def _cell_upper(a, b, la, ell, Delta, fgg=None):
+    """Certified upper bound (arb upper end) of L on [a, b] (items 2 and 2b)."""
+    from flint import arb
+
+    A, B = ell[a].upper(), ell[b].upper()
+    C, D = (-ell[Fraction(b) + Delta]).upper(), (-ell[Fraction(a) + Delta]).upper()
+    a_, b_ = arb(a), arb(b)
+    h = b_ - a_
+
+    def f(t):
+        x1, y1 = A, B + (b_ - t) / la
+        x2, y2 = C, D + (t - a_) / la
+        m1 = x1 if x1.upper() < y1.upper() else y1
+        m2 = x2 if x2.upper() < y2.upper() else y2
+        return (m1 + m2).upper()
+
+    cands = [a_, b_]
+    t1 = b_ - la * (A - B)
+    t2 = a_ + la * (C - D)
+    for tc in (t1, t2):
+        if tc.upper() > a_ and tc.lower() < b_:
+            cands.append(tc)
+    best = max((f(t) for t in cands), key=lambda x: float(x))
+    # the plain monotone bound A + C is never worse than Lipschitz at h = 0; keep the smaller
+    mono = (A + C).upper()
+    best = mono if mono < best else best
+    if fgg is not None and a > 0:
+        # item 2b: L'' >= -M on the cell, M = f_GG(a)/(lam^2 f_A(b)) + 1/lam^2, so L lies below
+        # its chord plus M h^2/8
+        M = fgg(a) / (la * la) * (-ell[b]).exp() + 1 / (la * la)
+        La = (ell[a] - ell[Fraction(a) + Delta]).upper()
+        Lb = (ell[b] - ell[Fraction(b) + Delta]).upper()
+        quad = ((La if La > Lb else Lb) + M * h * h / 8).upper()
+        if quad < best:
+            best = quad
+    return best, h
+
+
+def _split(a, b):
+    """A float strictly inside (a, b): geometric when b/a is large (near t = 0), else the midpoint."""
+    if a > 0 and b / a > 4:
+        m = math.sqrt(a) * math.sqrt(b)
+    elif a == 0:
+        m = b / 16
+    else:
+        m = a + (b - a) / 2
+    if not a < m < b:
+        return None
+    return m
+
+
+def _initial_points(theta, T):
+    pts = [0.0] + [theta * 10.0 ** -k for k in (300, 200, 120, 80, 60, 45, 35, 28, 23, 19, 16)] + \
+          [theta * 10.0 ** -k for k in range(14, 0, -1)]
+    x = 0.15 * theta
+    while x < T:
+        pts.append(x)
+        x *= 1.5
+    pts.append(T)
+    return sorted(set(p for p in pts if p <= T))
+
+
+def _closed(a_q, th_q, la_q, d_q, t0, target, numeric):
+    if la_q >= th_q:
+        val = d_q / la_q
+        method, arg = "lipschitz", ("lam >= theta: |d/dt ln f_A| <= 1/lam gives L(t) <= Delta/lam, "
+                                    "the tail limit Delta/max(theta, lam) (privacy, items 3, 6, 7)")
+    else:
+        val = d_q / th_q
+        method, arg = "log-concave", ("alpha >= 1: f_A is log-concave (Prekopa), L is non-decreasing and "
+                                      "the supremum is the tail limit Delta/max(theta, lam) (privacy, item 7)")
+    up = _up(_arb(val))
+    return EpsilonCertificate(str(a_q), str(th_q), str(la_q), str(d_q), up, None, math.inf, method, arg,
+                              seconds=time.perf_counter() - t0, numeric=numeric, target=target)
+
+
+def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, workers=1, numeric=True,
+                    max_seconds=1200, progress=False):
+    r"""Prove an upper bound on the tight epsilon :math:`\sup_t\ln f_A(t)/f_A(t+\Delta)` (Section 4.2).
+
+    Parameters are exact (ints, Fractions, decimal strings, floats).  Refines the
+    cover until the certified upper bound is within ``tol`` of the certified lower
+    bound, or ``max_seconds`` pass (then the bound is still certified, only wider).
+    ``target``: stop early once the bound is at most the target.  ``workers > 1``
+    evaluates densities on a process pool.  ``numeric``: also compute the engine's
+    tight epsilon for the report (not part of the proof).  ``progress``: one line per
+    round on stderr.  See the module docstring for the argument.
+
+    >>> # alpha >= 1: the closed case, Delta/max(theta, lam)
+    >>> certify_epsilon(2, 4, 1, 2, numeric=False).upper
+    0.5
+    """
+    from flint import arb, ctx
+
+    t0 = time.perf_counter()
+    a_q = exact_parameter(alpha, "alpha")
+    th_q = exact_parameter(theta, "theta")
+    la_q = exact_parameter(lam, "lam")
+    d_q = exact_parameter(Delta, "Delta")
+    tol_q = exact_parameter(tol, "tol")
+    target_f = None if target is None else float(exact_parameter(target, "target"))
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+
+    num = None
+    if numeric:
+        from mpmath import mp
+
+        from .privacy import tight_epsilon
+
+        r = tight_epsilon(_dec(a_q), _dec(th_q), _dec(la_q), _dec(d_q), digits=10)
+        with mp.workdps(20):
+            num = float(r.epsilon)
+    if a_q >= 1 or la_q >= th_q:
+        return _closed(a_q, th_q, la_q, d_q, t0, target_f, num)
+
+    old, ctx.prec = ctx.prec, _PREC
+    ell = _Ell(a_q, th_q, la_q, workers)
+    try:
+        la = _arb(la_q)
+        fgg_cache = {}
+
+        def fgg(x):  # certified f_GG at a float point x > 0
+            if x not in fgg_cache:
+                fgg_cache[x] = gg_pdf_ball(Fraction(x), a_q, th_q, prec=_PREC)
+            return fgg_cache[x]
+
+        Delta_f = float(d_q)
+        thf, laf = float(th_q), float(la_q)
+        # the tail: the smallest T on a geometric ladder whose bound is below the best value found
+        T = max(thf, laf, 4 * Delta_f)
+        pts = _initial_points(thf, T)
+        ell.need(pts + [Fraction(p) + d_q for p in pts])
+        best, t_best = _best(pts, ell, d_q)
+        Tmax = 2000 * max(thf, laf) + 4 * Delta_f
+        while True:
+            tb = tail_bound(Fraction(T), a_q, th_q, la_q, d_q)
+            if tb.is_finite() and tb.upper() < arb(best) + _arb(tol_q) / 2:
+                break
+            T *= 1.5
+            if T > Tmax:
+                from ._validation import PrecisionError
+
+                raise PrecisionError("the certified tail bound does not fall below the maximum found "
+                                     f"(the supremum {best:.6g} is too close to the tail limit {float(d_q / th_q):.6g})")
+        pts = _initial_points(thf, T)
+        ell.need(pts + [Fraction(p) + d_q for p in pts])
+        best, t_best = _best(pts, ell, d_q)
+        tail_up = tb.upper()
+        history = []
+        rounds = 0
+        while True:
+            rounds += 1
+            ups = [_cell_upper(pts[i], pts[i + 1], la, ell, d_q, fgg)[0] for i in range(len(pts) - 1)]
+            U = max(ups + [tail_up], key=float)
+            gap = float(U) - best
+            history.append((rounds, len(pts) - 1, ell.count, float(U), best))
+            if progress:
+                print(f"certify: round {rounds}: {len(pts) - 1} cells, {ell.count} evaluations, "
+                      f"bound {float(U):.9f}, best {best:.9f}, gap {gap:.2e}, {time.perf_counter() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
+            if U <= arb(best) + _arb(tol_q) or (target_f is not None and U <= arb(target_f)):
+                break
+            if time.perf_counter() - t0 > max_seconds:
+                break
+            level = arb(best) + _arb(tol_q) / 2
+            new = []
+            for i, u in enumerate(ups):
+                if u > level:
+                    m = _split(pts[i], pts[i + 1])
+                    if m is not None:
+                        new.append(m)
+            if not new:
+                break  # cells cannot be split further in floats: return what is certified
+            ell.need(new + [Fraction(m) + d_q for m in new])
+            pts = sorted(set(pts) | set(new))
+            best, t_best = _best(pts, ell, d_q)
+        ups = [_cell_upper(pts[i], pts[i + 1], la, ell, d_q, fgg)[0] for i in range(len(pts) - 1)]
+        U = max(ups + [tail_up], key=float)
+        if U < arb(best):
+            # an upper bound below a certified value of L: some bound of the argument is broken
+            raise ArithmeticError(f"certified upper bound {float(U)!r} is below the certified value "
+                                  f"{best!r} of L at t = {t_best!r}: the cover argument is inconsistent")
+        arg = ("cover of [0, T] by cells bounded by monotonicity and the 1/lam Lipschitz bound, "
+               "tail t >= T by log-convexity of f_GG, t < 0 by symmetry and monotonicity (certified_epsilon)")
+        return EpsilonCertificate(str(a_q), str(th_q), str(la_q), str(d_q), _up(U), best, t_best, "cover", arg,
+                                  T=T, tail=_up(tail_up), cells=len(pts) - 1, evaluations=ell.count,
+                                  seconds=time.perf_counter() - t0, numeric=num, target=target_f, history=history)
+    finally:
+        ell.close()
+        ctx.prec = old
+
+
+def _best(pts, ell, Delta):
+    """Largest certified lower end of L(t) over the points, rounded down to a float, and its t."""
+    best, tb = -math.inf, None
+    for p in pts:
+        v = _down(ell[p] - ell[Fraction(p) + Delta])
+        if v > best:
+            best, tb = v, p
+    return best, tb
+
+
+def _dec(q):
+    """A decimal string for the engine (exact when the denominator is a power of 2 and 5)."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = 60
+        return str(Decimal(q.numerator) / Decimal(q.denominator))
