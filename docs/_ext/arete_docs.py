@@ -9,15 +9,21 @@ On ``builder-inited`` this extension writes, under ``docs/generated/``,
   ``prf:`` directive with its hypotheses and bounds rendered by
   :func:`arete_proofs.symbols.latex`, a proof outline, the verification table
   of each bound, the symbolic checks and, for the ratio / density statements, a
-  plot of both sides of a bound over :math:`t`);
+  plot of both sides of a bound over :math:`t`), preceded by a status box naming
+  the kinds of check the statement has (``Statement.check_kinds``) and, for a
+  statement with ``certificates``, a section with the result of each
+  ball-arithmetic certificate of :mod:`arete_proofs.certified` (verdict, the
+  parameter box, sub-boxes, smallest margin, time and the analytic argument for
+  the unbounded ranges);
 * ``errata.md``: the observations on the paper's literal text;
 * ``main-result.md``: Lemma 3 / Corollary 5 and the tight epsilon of the
   paper's parameters.
 
 Everything on these pages is read from :mod:`arete_proofs` (registry, verify,
-symbolic, observations, privacy), so the docs cannot disagree with the checks.
-The computations are cached as JSON in ``docs/_build/.arete-cache/``, keyed by
-a hash of the package's source files (and :data:`CACHE_VERSION`); files are
+symbolic, certified, observations, privacy), so the docs cannot disagree with
+the checks. The computations are cached as JSON in ``docs/_build/.arete-cache/``,
+keyed by a hash of the package's source files, :data:`CACHE_VERSION` and the
+installed python-flint version (or its absence); files are
 only rewritten when their content changes, so a rebuild without code changes
 re-reads nothing.
 """
@@ -34,7 +40,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 #: Bump when the shape of the cached data changes.
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 #: Grid level and digits of every number on the generated pages.
 LEVEL = "quick"
 DIGITS = 20
@@ -199,8 +205,19 @@ paper compares with. The hand-written overview of how each link is checked is
 # small helpers
 # ---------------------------------------------------------------------------
 
+def _flint_version() -> str:
+    """The installed python-flint version, or ``"missing"`` (part of the cache key)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("python-flint")
+    except metadata.PackageNotFoundError:
+        return "missing"
+
+
 def _source_hash() -> str:
     h = hashlib.sha256(CACHE_VERSION.encode())
+    h.update(f"python-flint {_flint_version()}".encode())
     for p in sorted(PACKAGE.rglob("*.py")):
         h.update(str(p.relative_to(PACKAGE)).encode())
         h.update(p.read_bytes())
@@ -421,6 +438,177 @@ def _job_plot(sid, vres):
     }
 
 
+def _fraction_text(q, sig=12) -> str:
+    """An exact rational as text: a terminating decimal when it is short, else ``p/q``
+    (also short), else ``≈`` and ``sig`` significant digits.
+
+    >>> from fractions import Fraction
+    >>> _fraction_text(Fraction(7357, 10000)), _fraction_text(Fraction(1, 3)), _fraction_text(Fraction(180))
+    ('0.7357', '1/3', '180')
+    """
+    from decimal import Decimal, localcontext
+    from fractions import Fraction
+
+    q = Fraction(q)
+    if q.denominator == 1:
+        return str(q.numerator)
+    d, k2, k5 = q.denominator, 0, 0
+    while d % 2 == 0:
+        d, k2 = d // 2, k2 + 1
+    while d % 5 == 0:
+        d, k5 = d // 5, k5 + 1
+    if d == 1:  # terminating decimal, exact with max(k2, k5) fractional digits
+        with localcontext() as ctx:
+            ctx.prec = 200
+            text = format(Decimal(q.numerator) / Decimal(q.denominator), "f")
+        if len(text.lstrip("-0.").replace(".", "")) <= sig:
+            return text
+    text = f"{q.numerator}/{q.denominator}"
+    if len(text) <= 15:
+        return text
+    return "≈ " + format(float(q), f".{sig}g")
+
+
+def _box_hull(boxes):
+    """Per coordinate, the smallest interval containing every sub-box: ``{name: (lo, hi)}``.
+
+    ``boxes`` are the ``(box, margin)`` pairs of a :class:`arete_proofs.certified.Certificate`
+    (``box`` maps a name to exact ``(lo, hi)``). Names missing from some sub-boxes are
+    still included.
+    """
+    hull = {}
+    for box, _ in boxes:
+        for k, (lo, hi) in box.items():
+            if k in hull:
+                hull[k] = (min(hull[k][0], lo), max(hull[k][1], hi))
+            else:
+                hull[k] = (lo, hi)
+    return hull
+
+
+def _hull_coverage(boxes, hull):
+    """How the sub-boxes fill their hull, compared by (exact) volume.
+
+    ``"covers"`` when the volumes add up to the hull's (the leaves of a bisection do not
+    overlap, and closed boxes filling a closed box up to measure zero fill all of it),
+    ``"gaps"`` when they add up to less (part of the hull is not certified),
+    ``"overlaps"`` when more, ``None`` when not comparable (no sub-box, sub-boxes
+    over different coordinates, or a hull of volume zero). Coordinates on which the
+    hull is a single point are left out of the volumes.
+    """
+    from fractions import Fraction
+
+    if not boxes or any(set(box) != set(hull) for box, _ in boxes):
+        return None
+    axes = [k for k, (lo, hi) in hull.items() if hi > lo]
+    if not axes:
+        return None
+
+    def vol(box):
+        v = Fraction(1)
+        for k in axes:
+            v *= Fraction(box[k][1]) - Fraction(box[k][0])
+        return v
+
+    total, whole = sum(vol(box) for box, _ in boxes), vol(hull)
+    return "covers" if total == whole else ("gaps" if total < whole else "overlaps")
+
+
+def _box_groups(boxes):
+    """The sub-boxes grouped by their set of coordinates, largest group first.
+
+    A certificate combining several checks (a main box and one-point side checks, or
+    boxes over different variables) lists sub-boxes over different coordinates; one hull
+    over all of them would mix unrelated ranges. Returns ``[(hull, n_boxes, coverage)]``
+    per group (:func:`_box_hull`, :func:`_hull_coverage`), in order of first appearance
+    among groups of equal size.
+    """
+    groups = {}
+    for item in boxes:
+        groups.setdefault(tuple(item[0]), []).append(item)
+    out = []
+    for items in sorted(groups.values(), key=len, reverse=True):
+        hull = _box_hull(items)
+        out.append((hull, len(items), _hull_coverage(items, hull)))
+    return out
+
+
+def _box_json(box):
+    """A box ``{name: (Fraction, Fraction)}`` as JSON: exact ``"p/q"`` strings."""
+    if box is None:
+        return None
+    return {str(k): [str(lo), str(hi)] for k, (lo, hi) in box.items()}
+
+
+def _box_text(box) -> str:
+    """A box of :func:`_box_json` as ``name ∈ [lo, hi], ...`` (see :func:`_fraction_text`)."""
+    from fractions import Fraction
+
+    parts = []
+    for k, (lo, hi) in box.items():
+        lo, hi = Fraction(lo), Fraction(hi)
+        if lo == hi:
+            parts.append(f"{k} = {_fraction_text(lo)}")
+        else:
+            parts.append(f"{k} ∈ [{_fraction_text(lo)}, {_fraction_text(hi)}]")
+    return ", ".join(parts)
+
+
+def _documented(module, name) -> bool:
+    """Whether autodoc's ``automodule :members:`` of ``module`` (docs/api.md) documents ``name``."""
+    obj = getattr(module, name, None)
+    if obj is None or name.startswith("_"):
+        return False
+    names = getattr(module, "__all__", None)
+    if names is not None:
+        return name in names
+    return getattr(obj, "__module__", None) == module.__name__
+
+
+def _job_certificates(sid):
+    """Run the registry's certificates of ``sid``: one JSON-able record per function.
+
+    A record has ``name``, and either ``missing`` (python-flint is not importable),
+    ``error`` (the call raised) or the certificate: ``statement``, ``inequality``,
+    ``holds``, ``n_boxes``, ``groups`` (per set of coordinates, :func:`_box_groups`:
+    ``hull`` with exact endpoints, ``n_boxes``, ``coverage``), ``min_margin``,
+    ``seconds`` (the certificate's own),
+    ``wall_seconds`` (the whole call), ``argument`` and ``bad_box``.
+    """
+    import importlib
+
+    from arete_proofs.registry import REGISTRY
+
+    names = REGISTRY[sid].certificates
+    certified = importlib.import_module("arete_proofs.certified")  # imports flint lazily
+    try:
+        importlib.import_module("flint")
+    except ImportError as exc:
+        return [{"name": n, "documented": _documented(certified, n), "missing": f"{type(exc).__name__}: {exc}"}
+                for n in names]
+    out = []
+    for n in names:
+        rec = {"name": n, "documented": _documented(certified, n)}
+        t0 = time.monotonic()
+        try:
+            c = getattr(certified, n)()
+        except Exception as exc:  # shown on the page (and logged as a warning)
+            rec["error"] = f"{type(exc).__name__}: {exc}"
+            out.append(rec)
+            continue
+        margin = c.min_margin()
+        groups = [{"hull": _box_json(h), "n_boxes": k, "coverage": cov} for h, k, cov in _box_groups(c.boxes)]
+        rec.update({
+            "statement": c.statement, "inequality": c.inequality, "holds": c.holds,
+            "n_boxes": len(c.boxes), "groups": groups,
+            "min_margin": None if margin is None else _jsonable(float(margin)),
+            "seconds": round(float(c.seconds), 3), "wall_seconds": round(time.monotonic() - t0, 3),
+            "argument": c.argument or "", "bad_box": _box_json(c.undecided_or_refuted_box),
+        })
+        out.append(rec)
+    return out
+
+
 def _timed(fn, *args):
     t0 = time.monotonic()
     res = fn(*args)
@@ -443,7 +631,7 @@ def _statement_id(text: str):
 
 def _compute(app) -> dict:
     """All data of the generated pages, from the cache or computed (pool of 2 processes)."""
-    from arete_proofs.registry import STATEMENT_IDS
+    from arete_proofs.registry import REGISTRY, STATEMENT_IDS
 
     cache_dir = DOCS / "_build" / ".arete-cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -457,7 +645,7 @@ def _compute(app) -> dict:
         except (OSError, ValueError):
             pass
     start = time.monotonic()
-    data = {"key": key, "verify": {}, "plots": {}, "job_seconds": {}}
+    data = {"key": key, "verify": {}, "plots": {}, "certificates": {}, "job_seconds": {}}
     obs_by_id = {}
     import multiprocessing
 
@@ -471,6 +659,9 @@ def _compute(app) -> dict:
                                                              "lemma-16", "lemma-17"))
         for sid in order:
             futs[pool.submit(_timed, _job_verify, sid)] = ("verify", sid)
+        for sid in STATEMENT_IDS:
+            if REGISTRY[sid].certificates:
+                futs[pool.submit(_timed, _job_certificates, sid)] = ("certificates", sid)
         futs[pool.submit(_timed, _job_table)] = ("table", None)
         futs[pool.submit(_timed, _job_symbolic)] = ("symbolic", None)
         pending = set(futs)
@@ -488,6 +679,8 @@ def _compute(app) -> dict:
                     pending.add(f)
             elif what == "plot":
                 data["plots"][sid] = res
+            elif what == "certificates":
+                data["certificates"][sid] = res
             elif what == "observation":
                 obs_by_id[sid] = res
             else:
@@ -653,6 +846,131 @@ def _kind_of_check(st):
     return " + ".join(_KIND_WORDS[k] for k in st.check_kinds.split("+") if k) or "none"
 
 
+_VERDICT = {True: "certified", False: "refuted", None: "undecided"}
+
+
+def _secs(x) -> str:
+    return "< 0.01 s" if x < 0.005 else f"{x:.2f} s"
+
+
+def _cert_verdict(rec) -> str:
+    """``certified`` / ``refuted`` / ``undecided`` / ``not run`` / ``error`` of one certificate record."""
+    if "missing" in rec:
+        return "not run"
+    if "error" in rec:
+        return "error"
+    return _VERDICT[rec["holds"]]
+
+
+def _status_box(sid, data) -> list:
+    """The admonition under the statement: which kinds of check it has, with their outcome."""
+    from arete_proofs.registry import REGISTRY
+
+    st = REGISTRY[sid]
+    kinds = [k for k in st.check_kinds.split("+") if k]
+    v = data["verify"].get(sid, {})
+    sym = [r for r in data.get("symbolic", []) if r["statement"] == sid]
+    certs = data.get("certificates", {}).get(sid, [])
+    bad = False
+    items = []
+    if "N" in kinds:
+        if v.get("points"):
+            bad |= bool(v.get("violations") or v.get("grid_errors"))
+            items.append(f"**Numeric grid**: {v['points']} checks on the {LEVEL} grid, "
+                         f"{v['violations']} violations ({{ref}}`details <{sid}-numeric>`).")
+        else:
+            items.append("**Numeric grid**: no grid points.")
+    else:
+        items.append("**Numeric grid**: none.")
+    if "S" in kinds:
+        n_ok = sum(1 for r in sym if r["holds"])
+        bad |= n_ok < len(sym)
+        items.append(f"**Symbolic**: {n_ok} of {len(sym)} checks hold ({{ref}}`details <{sid}-symbolic>`)."
+                     if sym else "**Symbolic**: listed in the registry, no result.")
+    else:
+        items.append("**Symbolic**: none.")
+    if "C" in kinds:
+        verdicts = [_cert_verdict(r) for r in certs]
+        if any(vd == "not run" for vd in verdicts):
+            text = "not run (python-flint, the optional extra, is not installed)"
+        else:
+            bad |= any(vd != "certified" for vd in verdicts)
+            counts = {vd: verdicts.count(vd) for vd in dict.fromkeys(verdicts)}
+            text = ", ".join(f"{n} {vd}" for vd, n in counts.items())
+        items.append(f"**Certified** (ball arithmetic): {len(st.certificates)} certificate"
+                     f"{'s' if len(st.certificates) != 1 else ''}, {text} "
+                     f"({{ref}}`details <{sid}-certified>`).")
+    else:
+        items.append("**Certified**: none.")
+    words = " + ".join(_KIND_WORDS[k] for k in kinds) or "none"
+    cls = "warning" if bad else ("tip" if "C" in kinds else "note")
+    return [f"```{{admonition}} Checked: {words}", f":class: {cls}", ""] + [f"- {i}" for i in items] + ["```", ""]
+
+
+def _certificates_section(sid, data) -> list:
+    """The section "Certified in ball arithmetic" of a statement with certificates."""
+    from arete_proofs.registry import REGISTRY
+
+    names = REGISTRY[sid].certificates
+    if not names:
+        return []
+    recs = {r["name"]: r for r in data.get("certificates", {}).get(sid, [])}
+    L = [f"({sid}-certified)=", "## Certified in ball arithmetic", "",
+         "Each certificate below is a function of {mod}`arete_proofs.certified` listed in the "
+         "registry's `certificates` for this statement, run with its default arguments at build "
+         "time (python-flint's `arb` balls). It bisects a bounded parameter box until, on every "
+         "sub-box, the ball enclosure of the inequality's margin is positive; the *margin* below "
+         "is the smallest such lower bound. What lies outside the box (the unbounded ranges) is "
+         "covered by the *argument*, which is analytic unless it says what the code checks.", ""]
+    for n in names:
+        rec = recs.get(n, {"name": n, "error": "no result (not computed)"})
+        link = (f"{{py:func}}`~arete_proofs.certified.{n}`" if rec.get("documented")
+                else _code(f"arete_proofs.certified.{n}"))
+        L += [f"### {_code(n)}", ""]
+        if "missing" in rec:
+            L += ["```{warning}",
+                  "Not run: python-flint (the optional extra `certified`, "
+                  "`pip install 'arete-proofs[certified]'`) is not installed in the environment "
+                  f"that built these pages ({_esc(rec['missing'])}). Install it and rebuild to see "
+                  "this certificate.", "```", "", f"Function: {link}.", ""]
+            continue
+        if "error" in rec:
+            L += ["```{error}", f"The certificate could not be computed: {_code(rec['error'])}.", "```", "",
+                  f"Function: {link}.", ""]
+            continue
+        verdict = _VERDICT[rec["holds"]]
+        groups = rec.get("groups") or []
+        L += ["| | |", "|---|---|",
+              f"| statement | {_cell(rec['statement'])} |",
+              f"| inequality | {_code(rec['inequality'])} |",
+              f"| verdict | **{verdict}** |",
+              f"| certified sub-boxes | {rec['n_boxes']}"
+              + (f", over {len(groups)} sets of coordinates |" if len(groups) > 1 else " |"),
+              f"| smallest certified margin | {_num(rec['min_margin'])} |",
+              f"| time | {_secs(rec['wall_seconds'])} (bisection {_secs(rec['seconds'])}) |",
+              f"| function | {link} |", ""]
+        L += ["**Parameter box covered** (per set of coordinates, the hull of the certified "
+              "sub-boxes; endpoints exact, or marked ≈ where rounded):", ""]
+        if not groups:
+            L += ["- (no certified sub-box)"]
+        for g in groups:
+            cover = {
+                "covers": ", which fill it (their exact volumes add up to the hull's)",
+                "gaps": ", **which leave gaps**: only part of it is certified",
+                "overlaps": " (their volumes add up to more than the hull's: several bisections, "
+                            "e.g. one per inequality; coverage not checked)",
+            }.get(g["coverage"], "")
+            L.append(f"- {_code(_box_text(g['hull']))}: {g['n_boxes']} sub-box"
+                     f"{'es' if g['n_boxes'] != 1 else ''}{cover}")
+        L.append("")
+        if rec.get("bad_box"):
+            what = "refuted: the margin is certainly negative" if rec["holds"] is False else "not decided"
+            L += [f"First sub-box {what} on: {_code(_box_text(rec['bad_box']))}.", ""]
+        arg = rec.get("argument") or "(none given: the certificate covers only the box above)"
+        L += ["**Argument beyond the box:**", "", "> " + _esc(arg).replace("\n", " "), ""]
+    return L
+
+
 def _ref(sid):
     from arete_proofs.registry import REGISTRY
 
@@ -713,6 +1031,7 @@ def _statement_page(sid, data) -> str:
         L += [f"- `{b.name}`{where}:", "",
               f"  $$", f"  {symbols.latex(b.lhs)} {rel} {symbols.latex(b.rhs)}", "  $$", ""]
     L += ["````", ""]
+    L += _status_box(sid, data)
     if st.uses:
         L += ["**Uses:** " + ", ".join(_ref(u) for u in st.uses) + ".", ""]
     users = [o for o in REGISTRY if sid in REGISTRY[o].uses]
@@ -721,7 +1040,7 @@ def _statement_page(sid, data) -> str:
     if st.notes:
         L += ["```{note}", _esc(st.notes), "```", ""]
     L += ["## Proof outline", "", OUTLINES.get(sid, "(No outline written yet.)"), ""]
-    L += ["## Numeric check", ""]
+    L += [f"({sid}-numeric)=", "## Numeric check", ""]
     if v.get("points"):
         L += [f"{v['points']} checks (point x bound) on the {LEVEL} grid at {DIGITS} digits: "
               f"**{v['violations']} violations**, {v['tight']} tight.", "",
@@ -738,12 +1057,13 @@ def _statement_page(sid, data) -> str:
         L += ["No numeric check (no grid points).", ""]
     sym = [r for r in data.get("symbolic", []) if r["statement"] == sid]
     if sym:
-        L += ["## Symbolic checks", "", "| check | what | holds |", "|---|---|---|"]
+        L += [f"({sid}-symbolic)=", "## Symbolic checks", "", "| check | what | holds |", "|---|---|---|"]
         for r in sym:
             L.append(f"| `{r['id']}` | {_cell(r['title'])} | {'yes' if r['holds'] else '**no**'} |")
         L.append("")
         for r in sym:
             L += [f"Steps of `{r['id']}`:", "", "```text", r["detail"].replace("```", "'''"), "```", ""]
+    L += _certificates_section(sid, data)
     obs = [o for o in data.get("observations", []) if _statement_id(o["statement"]) == sid]
     if obs:
         L += ["## Observations on the literal text", ""]
@@ -855,6 +1175,10 @@ def generate(app) -> None:
     if data.get("table"):
         written += _write(out / "plots" / "main-result.png", _main_figure(data["table"]), binary=True)
     written += _write(out / "main-result.md", _main_result_page(data))
+    for sid, recs in data.get("certificates", {}).items():
+        for rec in recs:
+            if "error" in rec:
+                log.warning(f"[arete_docs] certificate {rec['name']} of {sid} failed: {rec['error']}")
     log.info(
         f"[arete_docs] {'cached' if data.get('from_cache') else 'computed'} data (key {data['key']}), "
         f"{written} generated files updated, {time.monotonic() - t0:.1f} s"
