@@ -239,6 +239,7 @@ _STATEMENTS = [
                   text="E|Z| <= 2 Delta e^{-eps/4} (the O-constant of the proof: 8/eps + e/2 < 2)"),
         ),
         uses=("lemma-3", "lemma-2"),
+        certificates=("corollary5_certificate",),
         notes="Checked through the tight epsilon of the noise (privacy.tight_epsilon): the "
               "supremum over every t of the privacy loss, not only at grid points.  The proof's "
               "|x - x'| <= 1 means |q(x) - q(x')| <= Delta (an observation).",

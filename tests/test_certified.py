@@ -128,3 +128,10 @@ def test_gg_closed_form_matches_engine():
         val = (C._log_fgg_plus_t(A, T) - T - A.lgamma()).exp()
         e = gamma_gamma.pdf(t, a, 1, digits=25)
         assert val.contains(C._to_arb(e)) and val.rad() < 1e-4 * abs(float(e))
+
+
+def test_corollary5_points_certified_and_false_variant_refuted():
+    c = C.corollary5_certificate(points=((20, 1), (30, 10)))
+    assert c.holds is True and len(c.boxes) == 2 and c.min_margin() > 5
+    f = C.corollary5_false_certificate()
+    assert f.holds is False and f.undecided_or_refuted_box == {"eps": (20, 20), "Delta": (1, 1)}
