@@ -65,7 +65,7 @@ _MAX_DIGITS = 300
 
 
 def exact_parameter(x, name, *, allow_zero=False, allow_negative=False):
-    """``x`` as an exact :class:`~fractions.Fraction` (ints, Fractions, decimal strings,
+    """``x`` as an exact ``fractions.Fraction`` (ints, Fractions, decimal strings,
     floats and mpmath numbers are exact), or :class:`ValueError` naming ``name``.
 
     >>> exact_parameter("0.1", "theta") == Fraction(1, 10)
