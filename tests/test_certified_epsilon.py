@@ -117,3 +117,11 @@ def test_agrees_with_privacy_bracket():
     t = privacy.tight_epsilon(*p, digits=12)
     with mp.workdps(30):
         assert r.lower <= t.upper_bound and t.lower_bound <= r.upper
+
+
+def test_supremum_near_tail_limit_falls_back_to_lipschitz():
+    # lam close to theta: the tail bound cannot drop below the maximum (the numeric search gives up
+    # too); the result is still a proved bound, the Lipschitz bound Delta/lam, wider than tol
+    r = certify_epsilon("0.3", "1", "0.99", 1)
+    assert r.numeric is None and r.upper == pytest.approx(1 / 0.99, rel=1e-15)
+    assert r.upper >= 1 / 0.99 and r.lower < r.upper and r.upper - r.lower > 1e-4
