@@ -194,8 +194,8 @@ def _from_pair(p):
 class _Ell:
     """Certified ln f_A at float points, cached, optionally evaluated on a process pool."""
 
-    def __init__(self, alpha, theta, lam, workers):
-        self.key = (str(alpha), str(theta), str(lam), _PREC)
+    def __init__(self, alpha, theta, lam, workers, prec=_PREC):
+        self.key = (str(alpha), str(theta), str(lam), prec)
         self.cache = {}
         self.count = 0
         self.pool = ProcessPoolExecutor(workers) if workers and workers > 1 else None
@@ -344,7 +344,7 @@ def _closed(a_q, th_q, la_q, d_q, t0, target, numeric):
 
 
 def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, workers=1, numeric=True,
-                    max_seconds=1200, progress=False):
+                    max_seconds=1200, progress=False, prec=_PREC):
     r"""Prove an upper bound on the tight epsilon :math:`\sup_t\ln f_A(t)/f_A(t+\Delta)` (Section 4.2).
 
     Parameters are exact (ints, Fractions, decimal strings, floats).  Refines the
@@ -353,7 +353,8 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
     ``target``: stop early once the bound is at most the target.  ``workers > 1``
     evaluates densities on a process pool.  ``numeric``: also compute the engine's
     tight epsilon for the report (not part of the proof).  ``progress``: one line per
-    round on stderr.  See the module docstring for the argument.
+    round on stderr.  ``prec``: working precision of the balls in bits (64 gives values of
+    :math:`\ln f_A` to about 15 digits, ample for bounds within ``tol``).  See the module docstring for the argument.
 
     >>> # alpha >= 1: the closed case, Delta/max(theta, lam)
     >>> certify_epsilon(2, 4, 1, 2, numeric=False).upper
@@ -370,6 +371,8 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
     target_f = None if target is None else float(exact_parameter(target, "target"))
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if isinstance(prec, bool) or not isinstance(prec, int) or not 32 <= prec <= 4096:
+        raise ValueError(f"prec must be an integer number of bits in 32..4096, got {prec!r}")
 
     num = None
     if numeric:
@@ -388,15 +391,15 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
     if a_q >= 1 or la_q >= th_q:
         return _closed(a_q, th_q, la_q, d_q, t0, target_f, num)
 
-    old, ctx.prec = ctx.prec, _PREC
-    ell = _Ell(a_q, th_q, la_q, workers)
+    old, ctx.prec = ctx.prec, prec
+    ell = _Ell(a_q, th_q, la_q, workers, prec)
     try:
         la = _arb(la_q)
         fgg_cache = {}
 
         def fgg(x):  # certified f_GG at a float point x > 0
             if x not in fgg_cache:
-                fgg_cache[x] = gg_pdf_ball(Fraction(x), a_q, th_q, prec=_PREC)
+                fgg_cache[x] = gg_pdf_ball(Fraction(x), a_q, th_q, prec=prec)
             return fgg_cache[x]
 
         Delta_f = float(d_q)
@@ -408,7 +411,7 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
         best, t_best = _best(pts, ell, d_q)
         Tmax = 2000 * max(thf, laf) + 4 * Delta_f
         while True:
-            tb = tail_bound(Fraction(T), a_q, th_q, la_q, d_q)
+            tb = tail_bound(Fraction(T), a_q, th_q, la_q, d_q, prec=prec)
             if tb.is_finite() and tb.upper() < arb(best) + _arb(tol_q) / 2:
                 break
             if T * 1.5 > Tmax:

@@ -125,3 +125,12 @@ def test_supremum_near_tail_limit_falls_back_to_lipschitz():
     r = certify_epsilon("0.3", "1", "0.99", 1)
     assert r.numeric is None and r.upper == pytest.approx(1 / 0.99, rel=1e-15)
     assert r.upper >= 1 / 0.99 and r.lower < r.upper and r.upper - r.lower > 1e-4
+
+
+def test_higher_precision_same_bracket():
+    p = (*params.FIGURE_4[8], 1)
+    r64 = certify_epsilon(*p, numeric=False)
+    r128 = certify_epsilon(*p, numeric=False, prec=128)
+    assert r128.lower <= r64.upper and r64.lower <= r128.upper
+    with pytest.raises(ValueError, match="prec"):
+        certify_epsilon(*p, prec=8)

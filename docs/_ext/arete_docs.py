@@ -1006,13 +1006,16 @@ def _proof_chain_page(data) -> str:
          ":width: 100%", "```", "",
          "The same graph as {download}`SVG <proof-chain-graph.svg>`.", "",
          "## Summary of the checks", "",
-         "| id | paper | points | violations | tight | min slack | check |",
-         "|---|---|---:|---:|---:|---:|---|"]
+         "| id | paper | points | violations | tight | min slack | check | certificates |",
+         "|---|---|---:|---:|---:|---:|---|---|"]
     for sid in STATEMENT_IDS:
         st = REGISTRY[sid]
         v = data["verify"].get(sid, {})
+        recs = data.get("certificates", {}).get(sid, [])
+        verdicts = [_cert_verdict(r) for r in recs]
+        certs = ", ".join(f"{verdicts.count(x)} {x}" for x in dict.fromkeys(verdicts)) if recs else ""
         L.append(f"| {_ref(sid)} | {st.number} | {v.get('points', 0)} | {v.get('violations', 0)} | "
-                 f"{v.get('tight', 0)} | {_num(v.get('min_slack'))} | {_kind_of_check(st)} |")
+                 f"{v.get('tight', 0)} | {_num(v.get('min_slack'))} | {_kind_of_check(st)} | {certs} |")
     L += ["", "The slack of a bound at a point is $\\ln(\\mathrm{rhs}/\\mathrm{lhs})$; the table "
           "shows the smallest over all bounds and points of the statement. A *tight* point is one "
           "where both sides agree to 80 digits (equality is allowed).", "",
