@@ -966,17 +966,17 @@ def pdf_at_zero_ball(alpha, theta, lam, prec=128):
 COROLLARY5_POINTS = ((20, 1), (30, 1), (40, 1), (60, 1), (30, 10), (40, 10), (60, 10))
 
 _C5_ARG = (
-    "At each point (eps, Delta): alpha = lam = e^{-eps/4} rounded to 40 significant digits (an exact "
-    "dyadic number), theta = 4 Delta/eps exactly; certified_epsilon.certify_epsilon proves "
+    "At each point (eps, Delta): alpha = lam = e^{-eps/4} as an arb ball (128 bits) that contains the "
+    "exact value, theta = 4 Delta/eps exactly; certified_epsilon.certify_epsilon proves, for every "
+    "parameter value in the balls, "
     "sup_t ln f_A(t)/f_A(t + Delta) <= bound (ball-arithmetic densities on a cover of [0, T], a certified "
     "tail bound for t >= T, symmetry for t < 0), and the margin is eps - bound.  Points only: the "
-    "continuum of (eps, Delta) and the exact irrational e^{-eps/4} are not covered."
+    "continuum of (eps, Delta) between the points is not covered."
 )
 
 
 def _corollary5(points, claim, prec):
-    from flint import arb
-    from mpmath import mp
+    from flint import arb, ctx
 
     from .certified_epsilon import certify_epsilon
 
@@ -984,8 +984,11 @@ def _corollary5(points, claim, prec):
     parts = []
     for e, d in points:
         e, d = Fraction(e), Fraction(d)
-        with mp.workdps(40):
-            a = +mp.exp(-mp.mpf(e.numerator) / e.denominator / 4)
+        old, ctx.prec = ctx.prec, 128
+        try:
+            a = (-_arb_of_fraction(e) / 4).exp()  # a ball containing e^{-eps/4} itself
+        finally:
+            ctx.prec = old
         theta = 4 * d / e
         claimed = claim(e)
         r = certify_epsilon(a, theta, a, d, numeric=False, tol="1e-2")
@@ -1007,7 +1010,7 @@ def corollary5_certificate(points=COROLLARY5_POINTS, prec=64):
     r"""Corollary 5 (with Lemma 3's parameters): the tight epsilon is at most :math:`\varepsilon`.
 
     For each :math:`(\varepsilon,\Delta)` in ``points``, with :math:`\alpha=\lambda=e^{-\varepsilon/4}`
-    (rounded to 40 digits) and :math:`\theta=4\Delta/\varepsilon`, proves
+    (an arb ball containing the exact value) and :math:`\theta=4\Delta/\varepsilon`, proves
     :math:`\sup_t\ln f_A(t)/f_A(t+\Delta)\le\varepsilon` in ball arithmetic
     (:func:`arete_proofs.certified_epsilon.certify_epsilon`); the margin is
     :math:`\varepsilon` minus the certified bound.  A "box" is a single point.

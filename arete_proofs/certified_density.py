@@ -57,7 +57,7 @@ from fractions import Fraction
 
 from ._validation import PrecisionError
 
-__all__ = ["pdf_ball", "logpdf_ball", "gg_pdf_ball", "CertifiedDensity", "exact_parameter"]
+__all__ = ["pdf_ball", "logpdf_ball", "gg_pdf_ball", "CertifiedDensity", "exact_parameter", "param_ball"]
 
 #: digits delivered by default (relative radius of the ball at most 10**-digits)
 DEFAULT_DIGITS = 15
@@ -99,6 +99,30 @@ def exact_parameter(x, name, *, allow_zero=False, allow_negative=False):
     return q
 
 
+def param_ball(x, name):
+    """``(ball, q)`` for a distribution parameter: ``ball`` is ``x`` itself when it is an arb ball
+    (an uncertain parameter, e.g. :math:`e^{-\\varepsilon/4}`; it must be finite and positive),
+    else ``None``; ``q`` is the exact value (:func:`exact_parameter`) or the ball's midpoint.
+
+    >>> from flint import arb
+    >>> param_ball("0.5", "lam") == (None, Fraction(1, 2))
+    True
+    >>> b, q = param_ball(arb(-5).exp(), "alpha")   # e^-5 (Lemma 3's alpha at eps = 20) as a ball
+    >>> bool(b.contains(_arb(q))), b.rad() > 0
+    (True, True)
+    """
+    try:
+        from flint import arb
+    except ImportError:  # pragma: no cover - exact parameters need no flint here
+        arb = None
+    if arb is not None and isinstance(x, arb):
+        if not x.is_finite() or not x.lower() > 0:
+            raise ValueError(f"{name} must be a finite positive ball, got {x}")
+        man, exp = x.mid().man_exp()
+        return x, Fraction(int(man)) * Fraction(2) ** int(exp)
+    return None, exact_parameter(x, name)
+
+
 def _arb(q):
     from flint import arb
 
@@ -128,32 +152,47 @@ class CertifiedDensity:
     def __init__(self, alpha, theta, lam, *, prec=64):
         from flint import arb, ctx
 
-        self.alpha_q = exact_parameter(alpha, "alpha")
-        self.theta_q = exact_parameter(theta, "theta")
-        self.lam_q = exact_parameter(lam, "lam")
-        if self.alpha_q >= 1:
-            raise ValueError(f"alpha must be < 1 for the certified density (branch-cut integral), got {alpha!r}")
+        balls = [param_ball(x, n) for x, n in ((alpha, "alpha"), (theta, "theta"), (lam, "lam"))]
+        (ab, self.alpha_q), (tb, self.theta_q), (lb, self.lam_q) = balls
+        self.exact = ab is None and tb is None and lb is None
         self.prec = int(prec)
-        self.rho_q = self.theta_q / self.lam_q
+        self.rho_q = self.theta_q / self.lam_q  # exact, or the midpoints' ratio (heuristics only)
         old, ctx.prec = ctx.prec, self.prec
         try:
-            a, th, la = _arb(self.alpha_q), _arb(self.theta_q), _arb(self.lam_q)
+            a = ab if ab is not None else _arb(self.alpha_q)
+            th = tb if tb is not None else _arb(self.theta_q)
+            la = lb if lb is not None else _arb(self.lam_q)
             self.a, self.th, self.la = a, th, la
             self.rho = th / la
+            if self.exact:
+                if self.alpha_q >= 1:
+                    raise ValueError(f"alpha must be < 1 for the certified density (branch-cut integral), got {alpha!r}")
+                self.case = "pv" if self.rho_q > 1 else ("below" if self.rho_q < 1 else "one")
+                self.r1 = _arb(self.rho_q - 1)  # rho - 1, the pole in x = sigma - 1
+            else:
+                # uncertain parameters: every decision must hold for the whole ball
+                if not a.upper() < 1:
+                    raise ValueError(f"alpha must be certainly < 1 for the certified density, got {a}")
+                if self.rho.lower() > 1:
+                    self.case = "pv"
+                elif self.rho.upper() < 1:
+                    self.case = "below"
+                else:
+                    raise PrecisionError("theta/lam is too close to 1 to decide the case with ball parameters")
+                self.r1 = self.rho - 1
             pi = arb.pi()
             self.pref = (pi * a).sin() / (pi * th)
             rho2m1 = self.rho * self.rho - 1
-            if self.rho_q > 1:
+            if self.case == "pv":
                 self.CP = (pi * a).cos() * rho2m1 ** (-a) / (2 * la)
-            elif self.rho_q < 1:
+            elif self.case == "below":
                 self.CP = (-rho2m1) ** (-a) / (2 * la)
             else:
                 self.CP = None
             r = float(self.rho_q)
             # distance from the branch point 1 to the pole rho: the scale of the small pieces
-            self.r1 = _arb(self.rho_q - 1)  # rho - 1, the pole in x = sigma - 1
-            self.c = self.r1 / 2 if self.rho_q > 1 else None
-            cf = min(1.0, abs(r - 1) / 2) if self.rho_q != 1 else 1.0
+            self.c = self.r1 / 2 if self.case == "pv" else None
+            cf = min(1.0, abs(r - 1) / 2) if self.case != "one" else 1.0
             bits = self.prec + 8
             # [1, 1+delta] is enclosed with relative radius ~ delta^(2-alpha)/cf: keep it below 2^-bits
             e_delta = math.floor((math.log2(max(cf, 1e-300)) - bits) / (2 - float(self.alpha_q))) - 2
@@ -184,10 +223,10 @@ class CertifiedDensity:
                 if self.zero is None:
                     from .certified import pdf_at_zero_ball
 
-                    self.zero = pdf_at_zero_ball(self.alpha_q, self.theta_q, self.lam_q, prec=self.prec)
+                    self.zero = pdf_at_zero_ball(self.a, self.th, self.la, prec=self.prec)
                 return self.zero
             tau = _arb(tq) / self.th
-            if self.rho_q == 1:
+            if self.case == "one":
                 # Z ~ Gamma-Gamma(alpha + 1, theta): (x/2)^nu K_nu(x)/(theta sqrt(pi) Gamma(alpha+1)), nu = alpha+1/2
                 nu = self.a + arb(1) / 2
                 return (tau / 2) ** nu * tau.bessel_k(nu) / (self.th * arb.pi().sqrt() * (self.a + 1).gamma())
@@ -209,7 +248,7 @@ class CertifiedDensity:
             def full(x, an):
                 return self._G(x, tau, an) / (r1 - x)
 
-            if self.rho_q > 1:
+            if self.case == "pv":
                 c = self.c
                 I += acb.integral(full, d, r1 - c, rel_tol=tol, abs_tol=atol).real
                 # principal value around x = r1: int_0^c (G(r1 - v) - G(r1 + v))/v dv; on [0, eta] the
@@ -299,10 +338,12 @@ def gg_pdf_ball(t, alpha, theta, *, prec=64):
     tq = abs(exact_parameter(t, "t", allow_negative=True))
     if tq == 0:
         raise ValueError("t must be nonzero (f_GG is infinite at 0 for alpha <= 1/2)")
-    a_q, th_q = exact_parameter(alpha, "alpha"), exact_parameter(theta, "theta")
+    (ab, a_q), (tb, th_q) = param_ball(alpha, "alpha"), param_ball(theta, "theta")
     old, ctx.prec = ctx.prec, prec
     try:
-        a, th, x = _arb(a_q), _arb(th_q), _arb(tq) / _arb(th_q)
+        a = ab if ab is not None else _arb(a_q)
+        th = tb if tb is not None else _arb(th_q)
+        x = _arb(tq) / th
         nu = a - arb(1) / 2
         return (x / 2) ** nu * x.bessel_k(nu) / (th * arb.pi().sqrt() * a.gamma())
     finally:

@@ -73,7 +73,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .certified_density import CertifiedDensity, exact_parameter, gg_pdf_ball
+from .certified_density import CertifiedDensity, exact_parameter, gg_pdf_ball, param_ball
 
 __all__ = ["EpsilonCertificate", "certify_epsilon", "tail_bound"]
 
@@ -166,6 +166,27 @@ def _down(x):
 _WORKER = {}
 
 
+def _ser(x):
+    """A parameter (Fraction or arb ball) in a picklable exact form."""
+    from flint import arb
+
+    if isinstance(x, arb):
+        (m, e), (rm, re_) = x.mid().man_exp(), x.rad().man_exp()
+        return ("arb", int(m), int(e), int(rm), int(re_))
+    return ("q", Fraction(x))
+
+
+def _deser(s):
+    """Inverse of :func:`_ser` (a ball containing the original ball)."""
+    from flint import arb
+
+    if s[0] == "q":
+        return s[1]
+    _, m, e, rm, re_ = s
+    mid, rad = arb(m) * arb(2) ** e, arb(rm) * arb(2) ** re_
+    return (mid - rad).union(mid + rad)
+
+
 def _ell_batch(args):
     """ln f_A at the points ts (Fractions) as exact (lower, upper) endpoint pairs (man, exp)."""
     (alpha, theta, lam, prec), ts = args
@@ -173,7 +194,7 @@ def _ell_batch(args):
     D = _WORKER.get(key)
     if D is None:
         _WORKER.clear()
-        D = _WORKER[key] = CertifiedDensity(Fraction(alpha), Fraction(theta), Fraction(lam), prec=prec)
+        D = _WORKER[key] = CertifiedDensity(_deser(alpha), _deser(theta), _deser(lam), prec=prec)
     out = []
     for t in ts:
         v = D.pdf(t).log()
@@ -195,7 +216,7 @@ class _Ell:
     """Certified ln f_A at float points, cached, optionally evaluated on a process pool."""
 
     def __init__(self, alpha, theta, lam, workers, prec=_PREC):
-        self.key = (str(alpha), str(theta), str(lam), prec)
+        self.key = (_ser(alpha), _ser(theta), _ser(lam), prec)
         self.cache = {}
         self.count = 0
         self.pool = ProcessPoolExecutor(workers) if workers and workers > 1 else None
@@ -241,14 +262,18 @@ def tail_bound(T, alpha, theta, lam, Delta, *, prec=_PREC):
     """
     from flint import arb, ctx
 
-    a_q, th_q, la_q, d_q = (exact_parameter(x, n) for x, n in
-                            ((alpha, "alpha"), (theta, "theta"), (lam, "lam"), (Delta, "Delta")))
+    (ab, a_q), (tb, th_q), (lb, la_q) = (param_ball(x, n) for x, n in
+                                         ((alpha, "alpha"), (theta, "theta"), (lam, "lam")))
+    d_q = exact_parameter(Delta, "Delta")
     T_q = exact_parameter(T, "T")
-    if not (a_q < 1 and la_q < th_q):
-        raise ValueError("tail_bound needs 0 < alpha < 1 and lam < theta")
     old, ctx.prec = ctx.prec, prec
     try:
-        a, th, la, d, T = _arb(a_q), _arb(th_q), _arb(la_q), _arb(d_q), _arb(T_q)
+        a = ab if ab is not None else _arb(a_q)
+        th = tb if tb is not None else _arb(th_q)
+        la = lb if lb is not None else _arb(la_q)
+        d, T = _arb(d_q), _arb(T_q)
+        if not (a.upper() < 1 and la.upper() < th.lower()):
+            raise ValueError("tail_bound needs 0 < alpha < 1 and lam < theta (certainly, for ball parameters)")
         b = 1 / la - 1 / th
         c = d + la + th
         if not (T + c > (1 - a) / b):
@@ -347,7 +372,10 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
                     max_seconds=1200, progress=False, prec=_PREC):
     r"""Prove an upper bound on the tight epsilon :math:`\sup_t\ln f_A(t)/f_A(t+\Delta)` (Section 4.2).
 
-    Parameters are exact (ints, Fractions, decimal strings, floats).  Refines the
+    Parameters are exact (ints, Fractions, decimal strings, floats) or arb balls (an
+    uncertain parameter such as :math:`e^{-\varepsilon/4}`: the bound then holds for every
+    parameter value in the balls; needs :math:`\alpha<1`, :math:`\lambda<\theta` on the
+    whole balls).  Refines the
     cover until the certified upper bound is within ``tol`` of the certified lower
     bound, or ``max_seconds`` pass (then the bound is still certified, only wider).
     ``target``: stop early once the bound is at most the target.  ``workers > 1``
@@ -363,9 +391,11 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
     from flint import arb, ctx
 
     t0 = time.perf_counter()
-    a_q = exact_parameter(alpha, "alpha")
-    th_q = exact_parameter(theta, "theta")
-    la_q = exact_parameter(lam, "lam")
+    (ab, a_q), (tb_, th_q), (lb, la_q) = (param_ball(x, n) for x, n in
+                                          ((alpha, "alpha"), (theta, "theta"), (lam, "lam")))
+    # what is passed on: the exact value, or the ball of an uncertain parameter
+    A_p, TH_p, LA_p = (b if b is not None else q for b, q in ((ab, a_q), (tb_, th_q), (lb, la_q)))
+    balls = ab is not None or tb_ is not None or lb is not None
     d_q = exact_parameter(Delta, "Delta")
     tol_q = exact_parameter(tol, "tol")
     target_f = None if target is None else float(exact_parameter(target, "target"))
@@ -388,18 +418,28 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
                 num = float(r.epsilon)
         except PrecisionError:  # the comparison value only; the certificate does not need it
             num = None
-    if a_q >= 1 or la_q >= th_q:
+    if balls:
+        old, ctx.prec = ctx.prec, prec
+        try:
+            A_b, TH_b, LA_b = (p if not isinstance(p, Fraction) else _arb(p) for p in (A_p, TH_p, LA_p))
+            cover_case = bool(A_b.upper() < 1 and LA_b.upper() < TH_b.lower())
+        finally:
+            ctx.prec = old
+        if not cover_case:
+            raise ValueError("ball parameters are supported when 0 < alpha < 1 and lam < theta hold for the "
+                             "whole balls")
+    elif a_q >= 1 or la_q >= th_q:
         return _closed(a_q, th_q, la_q, d_q, t0, target_f, num)
 
     old, ctx.prec = ctx.prec, prec
-    ell = _Ell(a_q, th_q, la_q, workers, prec)
+    ell = _Ell(A_p, TH_p, LA_p, workers, prec)
     try:
-        la = _arb(la_q)
+        la = LA_p if not isinstance(LA_p, Fraction) else _arb(LA_p)
         fgg_cache = {}
 
         def fgg(x):  # certified f_GG at a float point x > 0
             if x not in fgg_cache:
-                fgg_cache[x] = gg_pdf_ball(Fraction(x), a_q, th_q, prec=prec)
+                fgg_cache[x] = gg_pdf_ball(Fraction(x), A_p, TH_p, prec=prec)
             return fgg_cache[x]
 
         Delta_f = float(d_q)
@@ -411,7 +451,7 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
         best, t_best = _best(pts, ell, d_q)
         Tmax = 2000 * max(thf, laf) + 4 * Delta_f
         while True:
-            tb = tail_bound(Fraction(T), a_q, th_q, la_q, d_q, prec=prec)
+            tb = tail_bound(Fraction(T), A_p, TH_p, LA_p, d_q, prec=prec)
             if tb.is_finite() and tb.upper() < arb(best) + _arb(tol_q) / 2:
                 break
             if T * 1.5 > Tmax:
@@ -469,9 +509,10 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
             # an upper bound below a certified value of L: some bound of the argument is broken
             raise ArithmeticError(f"certified upper bound {float(U)!r} is below the certified value "
                                   f"{best!r} of L at t = {t_best!r}: the cover argument is inconsistent")
-        arg = ("cover of [0, T] by cells bounded by monotonicity and the 1/lam Lipschitz bound, "
-               "tail t >= T by log-convexity of f_GG, t < 0 by symmetry and monotonicity (certified_epsilon)")
-        return EpsilonCertificate(str(a_q), str(th_q), str(la_q), str(d_q), _up(U), best, t_best, "cover", arg,
+        arg = ("cover of [0, T] by cells bounded by monotonicity with the 1/lam Lipschitz bound and by the "
+               "curvature bound L'' >= -M; tail t >= T by log-convexity of f_GG; t < 0 by symmetry and "
+               "monotonicity; never above Delta/lam (certified_epsilon)")
+        return EpsilonCertificate(str(A_p), str(TH_p), str(LA_p), str(d_q), _up(U), best, t_best, "cover", arg,
                                   T=T, tail=_up(tail_up), cells=len(pts) - 1, evaluations=ell.count,
                                   seconds=time.perf_counter() - t0, numeric=num, target=target_f, history=history)
     finally:

@@ -536,7 +536,8 @@ def _certify_arguments(parser: argparse.ArgumentParser) -> None:
 Proves epsilon* <= BOUND for Arete(alpha, theta, lam) noise and sensitivity DELTA
 (default 1), where epsilon* = sup_t ln f_A(t)/f_A(t + DELTA) is the tight epsilon, using
 arb ball enclosures of f_A on a cover of [0, T] and a certified tail bound for t >= T
-(arete_proofs.certified_epsilon).  Prints the certified bound, a certified lower bound,
+(arete_proofs.certified_epsilon).  With --paper-eps the parameters are the exact
+e^(-EPS/4) (as a ball) and 4*DELTA/EPS.  Prints the certified bound, a certified lower bound,
 the engine's tight epsilon and the gap, the cover size and the time.  With --target,
 the exit status is 0 only if the certified bound is at most the target (1 otherwise).
 Examples:
@@ -553,7 +554,21 @@ def certify_command(args: argparse.Namespace) -> int:
 
     params = resolve_parameters(args, 30, delta_for_explicit=True)
     delta = args.delta if args.delta is not None else "1"
-    r = certify_epsilon(params.alpha, params.theta, params.lam, delta, tol=args.tol, target=args.target,
+    alpha, theta, lam = params.alpha, params.theta, params.lam
+    if args.paper_eps is not None:
+        # the exact paper parameters: e^{-eps/4} as a 128-bit ball, theta = 4 Delta/eps as a fraction
+        from flint import ctx
+
+        from .certified_density import _arb, exact_parameter
+
+        e, d = exact_parameter(args.paper_eps, "--paper-eps"), exact_parameter(delta, "--delta")
+        old, ctx.prec = ctx.prec, 128
+        try:
+            alpha = lam = (-_arb(e) / 4).exp()
+        finally:
+            ctx.prec = old
+        theta = 4 * d / e
+    r = certify_epsilon(alpha, theta, lam, delta, tol=args.tol, target=args.target,
                         workers=args.workers, numeric=not args.no_numeric, max_seconds=args.max_seconds,
                         progress=not args.quiet)
     ok = r.target is None or r.meets_target

@@ -134,3 +134,21 @@ def test_higher_precision_same_bracket():
     assert r128.lower <= r64.upper and r64.lower <= r128.upper
     with pytest.raises(ValueError, match="prec"):
         certify_epsilon(*p, prec=8)
+
+
+def test_ball_parameters_cover_the_exact_paper_values():
+    # alpha = lam = e^-5 exactly (a ball containing it): the bracket contains the engine value, and
+    # it agrees with a nearby exact rational parameter set
+    from flint import arb, ctx
+
+    old, ctx.prec = ctx.prec, 128
+    try:
+        a = arb(-5).exp()
+    finally:
+        ctx.prec = old
+    r = certify_epsilon(a, Fraction(1, 5), a, 1)
+    assert r.lower <= r.numeric <= r.upper < 14.25
+    assert "+/-" in r.alpha
+    # a ball that straddles lam = theta is refused, not guessed
+    with pytest.raises(ValueError, match="whole balls"):
+        certify_epsilon("0.3", arb("0.2", "0.01"), arb("0.2", "0.01"), 1, numeric=False)

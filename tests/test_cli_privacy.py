@@ -116,3 +116,16 @@ def test_density_certified(capsys):
     assert main(["density", "--alpha", "0.5", "--theta", "2", "--lam", "0.5", "--certified", "--cdf", "1"]) == 2
     assert main(["density", "--alpha", "1.5", "--theta", "2", "--lam", "0.5", "--certified", "1"]) == 2
     assert "alpha" in capsys.readouterr().err
+
+
+def test_certify_paper_eps_uses_exact_parameters(capsys):
+    pytest.importorskip("flint", reason="optional extra 'certified' (python-flint) not installed")
+    import json
+
+    from arete_proofs.cli import main
+
+    assert main(["certify", "--paper-eps", "30", "--delta", "10", "--target", "30", "--json", "--quiet",
+                 "--no-numeric"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "+/-" in doc["exact_parameters"]["alpha"] and doc["exact_parameters"]["theta"] == "4/3"
+    assert doc["meets_target"] is True
