@@ -991,7 +991,7 @@ def _corollary5(points, claim, prec):
             ctx.prec = old
         theta = 4 * d / e
         claimed = claim(e)
-        r = certify_epsilon(a, theta, a, d, numeric=False, tol="1e-2")
+        r = certify_epsilon(a, theta, a, d, numeric=False, tol="1e-2", prec=prec)
         box = {"eps": (e, e), "Delta": (d, d)}
         c_lo = _arb_of_fraction(Fraction(claimed))
         if r.upper <= claimed:

@@ -56,6 +56,7 @@ import math
 from fractions import Fraction
 
 from ._validation import PrecisionError
+from .certified import _arb_of_fraction as _arb
 
 __all__ = ["pdf_ball", "logpdf_ball", "gg_pdf_ball", "CertifiedDensity", "exact_parameter", "param_ball"]
 
@@ -123,10 +124,9 @@ def param_ball(x, name):
     return None, exact_parameter(x, name)
 
 
-def _arb(q):
-    from flint import arb
-
-    return arb(q.numerator) / arb(q.denominator)
+def _as_arb(p):
+    """An arb ball for a parameter as :func:`param_ball` leaves it: a Fraction, or already a ball."""
+    return _arb(p) if isinstance(p, Fraction) else p
 
 
 def _digits(digits):
@@ -154,17 +154,14 @@ class CertifiedDensity:
 
         balls = [param_ball(x, n) for x, n in ((alpha, "alpha"), (theta, "theta"), (lam, "lam"))]
         (ab, self.alpha_q), (tb, self.theta_q), (lb, self.lam_q) = balls
-        self.exact = ab is None and tb is None and lb is None
         self.prec = int(prec)
         self.rho_q = self.theta_q / self.lam_q  # exact, or the midpoints' ratio (heuristics only)
         old, ctx.prec = ctx.prec, self.prec
         try:
-            a = ab if ab is not None else _arb(self.alpha_q)
-            th = tb if tb is not None else _arb(self.theta_q)
-            la = lb if lb is not None else _arb(self.lam_q)
+            a, th, la = (_as_arb(b if b is not None else q) for b, q in balls)
             self.a, self.th, self.la = a, th, la
             self.rho = th / la
-            if self.exact:
+            if ab is None and tb is None and lb is None:  # exact parameters
                 if self.alpha_q >= 1:
                     raise ValueError(f"alpha must be < 1 for the certified density (branch-cut integral), got {alpha!r}")
                 self.case = "pv" if self.rho_q > 1 else ("below" if self.rho_q < 1 else "one")
@@ -227,9 +224,8 @@ class CertifiedDensity:
                 return self.zero
             tau = _arb(tq) / self.th
             if self.case == "one":
-                # Z ~ Gamma-Gamma(alpha + 1, theta): (x/2)^nu K_nu(x)/(theta sqrt(pi) Gamma(alpha+1)), nu = alpha+1/2
-                nu = self.a + arb(1) / 2
-                return (tau / 2) ** nu * tau.bessel_k(nu) / (self.th * arb.pi().sqrt() * (self.a + 1).gamma())
+                # lam = theta: Laplace(theta) is Gamma-Gamma of shape 1, so Z ~ Gamma-Gamma(alpha + 1, theta)
+                return gg_pdf_ball(tq, self.a + 1, self.th, prec=self.prec)
             a, rho, r1 = self.a, self.rho, self.r1
             af, rf, taumid = float(self.alpha_q), float(self.rho_q), float(tq / self.theta_q)
             bits = self.prec + 8
@@ -285,7 +281,8 @@ def pdf_ball(t, alpha, theta, lam, *, digits=None):
     r"""An arb ball that provably contains :math:`f_A(t)` (Definition 9), relative radius :math:`\le 10^{-\text{digits}}`.
 
     Parameters are exact: ints, Fractions, decimal strings (``"0.1"`` is exactly
-    1/10), floats (their exact binary value) or mpmath numbers.  ``digits``
+    1/10), floats (their exact binary value) or mpmath numbers; or arb balls (the ball then
+    contains :math:`f_A(t)` for every parameter value in them).  ``digits``
     defaults to 15; the working precision starts at ``3.33 digits + 24`` bits and
     is doubled (at most three times) until the ball is that narrow, otherwise
     :class:`~arete_proofs.PrecisionError`.  :math:`0<\alpha<1` only.
@@ -341,8 +338,7 @@ def gg_pdf_ball(t, alpha, theta, *, prec=64):
     (ab, a_q), (tb, th_q) = param_ball(alpha, "alpha"), param_ball(theta, "theta")
     old, ctx.prec = ctx.prec, prec
     try:
-        a = ab if ab is not None else _arb(a_q)
-        th = tb if tb is not None else _arb(th_q)
+        a, th = _as_arb(ab if ab is not None else a_q), _as_arb(tb if tb is not None else th_q)
         x = _arb(tq) / th
         nu = a - arb(1) / 2
         return (x / 2) ** nu * x.bessel_k(nu) / (th * arb.pi().sqrt() * a.gamma())

@@ -73,7 +73,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .certified_density import CertifiedDensity, exact_parameter, gg_pdf_ball, param_ball
+from ._validation import PrecisionError
+from .certified_density import CertifiedDensity, _arb, _as_arb, exact_parameter, gg_pdf_ball, param_ball
 
 __all__ = ["EpsilonCertificate", "certify_epsilon", "tail_bound"]
 
@@ -136,10 +137,6 @@ class EpsilonCertificate:
         return d
 
 
-def _arb(q):
-    from flint import arb
-
-    return arb(q.numerator) / arb(q.denominator)
 
 
 def _up(x):
@@ -268,9 +265,7 @@ def tail_bound(T, alpha, theta, lam, Delta, *, prec=_PREC):
     T_q = exact_parameter(T, "T")
     old, ctx.prec = ctx.prec, prec
     try:
-        a = ab if ab is not None else _arb(a_q)
-        th = tb if tb is not None else _arb(th_q)
-        la = lb if lb is not None else _arb(la_q)
+        a, th, la = (_as_arb(b if b is not None else q) for b, q in ((ab, a_q), (tb, th_q), (lb, la_q)))
         d, T = _arb(d_q), _arb(T_q)
         if not (a.upper() < 1 and la.upper() < th.lower()):
             raise ValueError("tail_bound needs 0 < alpha < 1 and lam < theta (certainly, for ball parameters)")
@@ -327,7 +322,7 @@ def _cell_upper(a, b, la, ell, Delta, fgg=None):
         quad = ((La if La > Lb else Lb) + M * h * h / 8).upper()
         if quad < best:
             best = quad
-    return best, h
+    return best
 
 
 def _split(a, b):
@@ -410,10 +405,8 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
 
         from .privacy import tight_epsilon
 
-        from ._validation import PrecisionError
-
-        try:
-            r = tight_epsilon(_dec(a_q), _dec(th_q), _dec(la_q), _dec(d_q), digits=10)
+        try:  # at the parameters' exact values (the midpoints of balls)
+            r = tight_epsilon(a_q, th_q, la_q, d_q, digits=10)
             with mp.workdps(20):
                 num = float(r.epsilon)
         except PrecisionError:  # the comparison value only; the certificate does not need it
@@ -421,7 +414,7 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
     if balls:
         old, ctx.prec = ctx.prec, prec
         try:
-            A_b, TH_b, LA_b = (p if not isinstance(p, Fraction) else _arb(p) for p in (A_p, TH_p, LA_p))
+            A_b, TH_b, LA_b = (_as_arb(p) for p in (A_p, TH_p, LA_p))
             cover_case = bool(A_b.upper() < 1 and LA_b.upper() < TH_b.lower())
         finally:
             ctx.prec = old
@@ -434,7 +427,7 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
     old, ctx.prec = ctx.prec, prec
     ell = _Ell(A_p, TH_p, LA_p, workers, prec)
     try:
-        la = LA_p if not isinstance(LA_p, Fraction) else _arb(LA_p)
+        la = _as_arb(LA_p)
         fgg_cache = {}
 
         def fgg(x):  # certified f_GG at a float point x > 0
@@ -456,8 +449,6 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
                 break
             if T * 1.5 > Tmax:
                 if not tb.is_finite():
-                    from ._validation import PrecisionError
-
                     raise PrecisionError(f"no finite certified tail bound up to T = {T:.6g}")
                 # the supremum is too close to the tail limit for the tail bound to drop below it:
                 # keep the last T; the result is still a certified bound, only wider than tol
@@ -472,7 +463,7 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
         rounds = 0
         while True:
             rounds += 1
-            ups = [_cell_upper(pts[i], pts[i + 1], la, ell, d_q, fgg)[0] for i in range(len(pts) - 1)]
+            ups = [_cell_upper(pts[i], pts[i + 1], la, ell, d_q, fgg) for i in range(len(pts) - 1)]
             cellmax = max(ups, key=float)
             U = cellmax if cellmax > tail_up else tail_up
             if lip < U:
@@ -501,10 +492,7 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
             ell.need(new + [Fraction(m) + d_q for m in new])
             pts = sorted(set(pts) | set(new))
             best, t_best = _best(pts, ell, d_q)
-        ups = [_cell_upper(pts[i], pts[i + 1], la, ell, d_q, fgg)[0] for i in range(len(pts) - 1)]
-        U = max(ups + [tail_up], key=float)
-        if lip < U:
-            U = lip
+        # every exit of the loop above happens after U was computed for the final cover
         if U < arb(best):
             # an upper bound below a certified value of L: some bound of the argument is broken
             raise ArithmeticError(f"certified upper bound {float(U)!r} is below the certified value "
@@ -528,12 +516,3 @@ def _best(pts, ell, Delta):
         if v > best:
             best, tb = v, p
     return best, tb
-
-
-def _dec(q):
-    """A decimal string for the engine (exact when the denominator is a power of 2 and 5)."""
-    from decimal import Decimal, localcontext
-
-    with localcontext() as ctx:
-        ctx.prec = 60
-        return str(Decimal(q.numerator) / Decimal(q.denominator))

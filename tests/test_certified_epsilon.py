@@ -81,7 +81,7 @@ def test_broken_cell_bound_is_caught(monkeypatch):
     # a "bound" that forgets monotonicity (values at the wrong ends of the cell) undercuts
     # a certified value of L somewhere: the self-check refuses to return it
     def wrong(a, b, la, ell, Delta, fgg=None):
-        return (ell[b] - ell[Fraction(a) + Delta]).upper(), None
+        return (ell[b] - ell[Fraction(a) + Delta]).upper()
 
     monkeypatch.setattr(CE, "_cell_upper", wrong)
     with pytest.raises(ArithmeticError, match="inconsistent"):

@@ -640,9 +640,9 @@ def _job_certified_epsilon():
 
     out = []
     for k in sorted(FIGURE_4):
-        r = certify_epsilon(*FIGURE_4[k], 1)
-        out.append({"eps": k, **{x: r.to_dict()[x] for x in ("upper", "lower", "numeric", "gap", "t_star",
-                                                                  "cells", "evaluations", "seconds", "T")}})
+        d = certify_epsilon(*FIGURE_4[k], 1).to_dict()
+        out.append({"eps": k, **{x: d[x] for x in ("upper", "lower", "numeric", "gap", "t_star",
+                                                    "cells", "evaluations", "seconds", "T")}})
     return out
 
 
