@@ -9,7 +9,6 @@ import importlib.util
 
 collect_ignore = []
 if importlib.util.find_spec("flint") is None:  # extra 'certified'
-    collect_ignore += ["arete_proofs/certified.py", "arete_proofs/certified_density.py",
-                       "arete_proofs/certified_epsilon.py"]
+    collect_ignore.append("arete_proofs/certified")
 if importlib.util.find_spec("matplotlib") is None:  # extra 'docs'
-    collect_ignore.append("arete_proofs/figures.py")
+    collect_ignore.append("arete_proofs/walkthrough")

@@ -3,21 +3,43 @@
 "Infinitely Divisible Noise in the Low Privacy Regime" defines the Arete
 distribution ``Z = X1 - X2 + Y`` with ``X1, X2 ~ Gamma(alpha, theta)`` and
 ``Y ~ Laplace(lam)``.  This package evaluates its densities to any requested
-number of digits and (in later modules) checks the paper's proof chain.
+number of digits, checks the paper's proof chain, computes the tight privacy
+of given parameters and proves bounds in ball arithmetic.
 
-Modules, one per mathematical object:
+The subpackages are the layers of the architecture; each imports only from the
+layers before it in this list (``tests/test_layers.py`` enforces it):
 
-* :mod:`arete_proofs.gamma` -- Gamma(alpha, theta) (Definition 22)
-* :mod:`arete_proofs.laplace` -- Laplace(lam) (Definition 23)
-* :mod:`arete_proofs.gamma_gamma` -- X1 - X2 (Definition 7, Bessel-K form)
-* :mod:`arete_proofs.arete` -- Arete(alpha, theta, lam) (Definitions 1 and 9)
-* :mod:`arete_proofs.fast` -- vectorized float64 densities for plots and grids
-* :mod:`arete_proofs.reference` -- slow independent methods used to test the above
-* :mod:`arete_proofs.params` -- the paper's parameter choice (Lemma 3)
+* :mod:`arete_proofs.distributions` -- exact densities (Gamma, Laplace,
+  Gamma-Gamma, Arete, Staircase), the float64 path, the paper's parameters
+* :mod:`arete_proofs.reference` -- independent slow methods the tests compare
+  the distributions against (shares no code with them)
+* :mod:`arete_proofs.privacy` -- tight epsilon, privacy-loss curves, errors,
+  the parameter optimizer
+* :mod:`arete_proofs.mechanisms` -- samplers, n-party shares, mechanisms, the
+  distributed-sum simulation
+* :mod:`arete_proofs.chain` -- the proof chain as data (symbols, registry,
+  grids) and its checks (numeric, symbolic, the paper's literal text)
+* :mod:`arete_proofs.certified` -- ball arithmetic (python-flint): certified
+  densities, certified epsilon, certificates of the statements
+* :mod:`arete_proofs.walkthrough` -- the figures and tables of the docs
+* :mod:`arete_proofs.cli` -- the ``arete`` command
+
+The root re-exports what a user starts with:
+
+>>> from arete_proofs import arete, paper_parameters
+>>> alpha, theta, lam = paper_parameters(20, 1, digits=20)   # Lemma 3
+>>> arete.pdf(0, alpha, theta, lam, digits=20) > arete.pdf(1, alpha, theta, lam, digits=20)
+True
 """
 
 from ._validation import MAX_DIGITS, PrecisionError
+from ._version import __version__
+from .distributions import arete, fast, gamma, gamma_gamma, laplace, params, staircase
+from .distributions.params import FIGURE_4, paper_parameters
+from .privacy.tight import tight_epsilon
 
-__version__ = "0.1.0"
-
-__all__ = ["MAX_DIGITS", "PrecisionError", "__version__"]
+__all__ = [
+    "MAX_DIGITS", "PrecisionError", "__version__",
+    "arete", "fast", "gamma", "gamma_gamma", "laplace", "params", "staircase",
+    "FIGURE_4", "paper_parameters", "tight_epsilon",
+]

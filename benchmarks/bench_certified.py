@@ -27,7 +27,7 @@ POINTS = ["1e-8", "0.001", "0.1", "1", "5", "30"]
 
 
 def sets():
-    from arete_proofs.params import FIGURE_4, paper_parameters
+    from arete_proofs.distributions.params import FIGURE_4, paper_parameters
 
     out = {f"fig4 eps={k}": FIGURE_4[k] for k in sorted(FIGURE_4)}
     a, th, la = paper_parameters(20, 1, digits=40)
@@ -38,8 +38,8 @@ def sets():
 def bench_density(digits_list):
     from mpmath import mp
 
-    from arete_proofs import arete
-    from arete_proofs.certified_density import pdf_ball
+    from arete_proofs.distributions import arete
+    from arete_proofs.certified.density import pdf_ball
 
     rows = []
     for name, p in sets().items():
@@ -60,7 +60,7 @@ def bench_density(digits_list):
 
 
 def bench_epsilon(workers):
-    from arete_proofs.certified_epsilon import certify_epsilon
+    from arete_proofs.certified.epsilon import certify_epsilon
 
     rows = []
     for name, p in sets().items():

@@ -71,7 +71,9 @@ def run_cell(name, d):
     """Time all methods for one parameter set and precision (runs in a worker)."""
     from mpmath import mp
 
-    from arete_proofs import arete, reference
+    from arete_proofs.distributions import arete
+
+    from arete_proofs import reference
 
     a_s, th_s, lam_s = SETS[name]
     alpha, theta, lam = (_param(s, d) for s in (a_s, th_s, lam_s))

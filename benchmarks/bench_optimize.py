@@ -2,13 +2,13 @@
 
 Three parts (all by default, or pick with ``--parts``):
 
-* ``timing``  -- :func:`arete_proofs.optimize.optimize` (E|Z|, Delta = 1) for
+* ``timing``  -- :func:`arete_proofs.privacy.optimize.optimize` (E|Z|, Delta = 1) for
   eps in ``--eps`` (default 6 7 8 12): parameters, exact tight epsilon, E|Z|,
   float64 epsilon estimates, exact confirmations, wall time;
-* ``figure4`` -- :func:`arete_proofs.optimize.compare_figure_4` for eps = 6, 7, 8:
+* ``figure4`` -- :func:`arete_proofs.privacy.optimize.compare_figure_4` for eps = 6, 7, 8:
   the exact tight epsilon e4 of each Figure-4 parameter set, the optimizer's
   result at target e4, and both E|Z|;
-* ``table``   -- :func:`arete_proofs.errors.comparison_table` for eps = 2..20
+* ``table``   -- :func:`arete_proofs.privacy.errors.comparison_table` for eps = 2..20
   (``--table-eps``): the objective (``--objective``) of Arete-optimized, Laplace,
   Staircase and the paper's parameters where Lemma 3 applies.
 
@@ -38,7 +38,7 @@ def _s(x, n=10):
 
 
 def run_timing(eps, objective, digits):
-    from arete_proofs.optimize import optimize
+    from arete_proofs.privacy.optimize import optimize
 
     o = optimize(eps, 1, objective=objective, digits=digits)
     return {"part": "timing", "eps": eps, "objective": objective, "alpha": o.alpha, "theta": o.theta,
@@ -48,7 +48,7 @@ def run_timing(eps, objective, digits):
 
 
 def run_figure4(eps, digits):
-    from arete_proofs.optimize import FIGURE_4, compare_figure_4
+    from arete_proofs.privacy.optimize import FIGURE_4, compare_figure_4
 
     t0 = time.perf_counter()
     c = compare_figure_4(eps, digits=digits)
@@ -63,7 +63,7 @@ def run_figure4(eps, digits):
 
 
 def run_table_row(eps, objective, digits):
-    from arete_proofs.errors import comparison_table
+    from arete_proofs.privacy.errors import comparison_table
 
     t0 = time.perf_counter()
     row = comparison_table([eps], 1, objective=objective, optimize_digits=digits)[0]

@@ -34,8 +34,8 @@ SETS = {
 
 
 def params(name, digits):
-    from arete_proofs.params import paper_parameters
-    from arete_proofs.privacy import FIGURE_4
+    from arete_proofs.distributions.params import paper_parameters
+    from arete_proofs.privacy.tight import FIGURE_4
 
     kind, e = SETS[name]
     if kind == "fig4":
@@ -46,7 +46,7 @@ def params(name, digits):
 def run(name, digits, repeat):
     from mpmath import mp
 
-    from arete_proofs import privacy
+    from arete_proofs.privacy import tight as privacy
 
     a, th, lam = params(name, digits)
     times, r = [], None

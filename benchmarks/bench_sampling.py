@@ -1,4 +1,4 @@
-"""Benchmark: throughput of :mod:`arete_proofs.sampling` against the raw numpy expressions.
+"""Benchmark: throughput of :mod:`arete_proofs.mechanisms.sampling` against the raw numpy expressions.
 
 Side by side in one run, on one Generator, interleaved (ours, raw, ours, raw, ...),
 best of ``--repeat`` timings each:
@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from arete_proofs import sampling as S
+from arete_proofs.mechanisms import sampling as S
 
 SETS = {
     "paper eps=10": (math.exp(-2.5), 0.4, math.exp(-2.5)),  # Lemma 3, Delta = 1

@@ -24,7 +24,9 @@ from pathlib import Path
 import pytest
 from mpmath import mp
 
-from arete_proofs import PrecisionError, arete, reference
+from arete_proofs import PrecisionError, reference
+
+from arete_proofs.distributions import arete
 
 DATA = json.loads((Path(__file__).parent / "data" / "arete_reference.json").read_text())
 
@@ -138,7 +140,7 @@ def test_alpha_to_zero_is_laplace():
 @pytest.mark.parametrize("t", ["0", "1e-8", "0.4", "5", "80"])
 def test_branch_cut_against_direct_convolution(alpha, theta, lam, t):
     """For 1/2 < alpha < 1 both engine routes apply; they share no integrand."""
-    from arete_proofs._direct import arete_direct
+    from arete_proofs.distributions._direct import arete_direct
 
     with mp.workdps(50):
         ref, _ = arete_direct(mp.mpf(t), mp.mpf(alpha), mp.mpf(theta), mp.mpf(lam), "pdf", mp.mpf(10) ** -40)
@@ -296,7 +298,7 @@ def test_bad_input(kwargs, name):
 
 
 def test_unreachable_precision_raises_instead_of_guessing(monkeypatch):
-    import arete_proofs._cut as cut
+    import arete_proofs.distributions._cut as cut
 
     monkeypatch.setattr(cut, "_MAX_LEVEL", 2)  # a quadrature budget too small for 30 digits
     with pytest.raises(PrecisionError):

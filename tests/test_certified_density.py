@@ -1,4 +1,4 @@
-"""Tests for arete_proofs.certified_density: arb balls that contain f_A(t).
+"""Tests for arete_proofs.certified.density: arb balls that contain f_A(t).
 
 Accuracy is checked against methods that share no code with the ball evaluation:
 ``reference.autocorrelation_pdf`` (the convolution of two Gamma+Exponential densities,
@@ -15,8 +15,10 @@ from fractions import Fraction  # noqa: E402
 
 from mpmath import mp  # noqa: E402
 
-from arete_proofs import PrecisionError, arete, params, reference  # noqa: E402
-from arete_proofs.certified_density import CertifiedDensity, exact_parameter, logpdf_ball, pdf_ball  # noqa: E402
+from arete_proofs import PrecisionError, certified, reference  # noqa: E402
+
+from arete_proofs.distributions import arete, params  # noqa: E402
+from arete_proofs.certified.density import CertifiedDensity, exact_parameter, logpdf_ball, pdf_ball  # noqa: E402
 
 arb = flint.arb
 
@@ -78,8 +80,9 @@ def test_zero_and_continuity_and_symmetry():
     assert pdf_ball("-1.25", *p).overlaps(pdf_ball("1.25", *p))
 
 
-def test_arete_pdf_certified_flag():
-    balls = arete.pdf(["0", "1"], "0.3", 2, "0.5", certified=True, digits=12)
+def test_certified_pdf_entry_point():
+    """arete_proofs.certified.pdf: the certified layer's entry point (lists give lists)."""
+    balls = certified.pdf(["0", "1"], "0.3", 2, "0.5", digits=12)
     assert all(isinstance(b, arb) for b in balls)
     with mp.workdps(30):
         v = arete.pdf("1", "0.3", 2, "0.5", digits=25)

@@ -1,4 +1,4 @@
-"""Tests for arete_proofs.certified_epsilon: a proved upper bound on the tight epsilon.
+"""Tests for arete_proofs.certified.epsilon: a proved upper bound on the tight epsilon.
 
 The certified bracket is compared with privacy.tight_epsilon (mpmath engine values and
 its own branch-and-bound; shares no density evaluation with the arb code path).
@@ -12,8 +12,12 @@ from fractions import Fraction  # noqa: E402
 
 from mpmath import mp  # noqa: E402
 
-from arete_proofs import arete, certified_epsilon as CE, params, privacy  # noqa: E402
-from arete_proofs.certified_epsilon import certify_epsilon, tail_bound  # noqa: E402
+from arete_proofs.distributions import arete, params
+
+from arete_proofs.certified import epsilon as CE
+
+from arete_proofs.privacy import tight as privacy  # noqa: E402
+from arete_proofs.certified.epsilon import certify_epsilon, tail_bound  # noqa: E402
 
 
 @pytest.mark.parametrize("k", [6, 7, 8])

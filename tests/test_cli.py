@@ -1,7 +1,7 @@
 """Tests of the ``arete`` command line (arete_proofs.cli).
 
 Numeric values are only checked for self-consistency with the library API
-(``arete_proofs.arete``), never against hard-coded numbers: the CLI's job is
+(``arete_proofs.distributions.arete``), never against hard-coded numbers: the CLI's job is
 parsing, dispatch and formatting.  The exact limits at t = +-inf are part of
 the CLI's contract and are checked.
 """
@@ -20,9 +20,9 @@ import pytest
 from mpmath import mp
 
 import arete_proofs
-from arete_proofs import arete
+from arete_proofs.distributions import arete
 from arete_proofs.cli import add_parameter_options, build_parser, format_value, main, resolve_parameters
-from arete_proofs.params import paper_parameters
+from arete_proofs.distributions.params import paper_parameters
 
 REPO = Path(__file__).resolve().parents[1]
 PARAMS = ["--alpha", "0.5", "--theta", "1", "--lam", "0.5"]

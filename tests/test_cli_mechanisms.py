@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from arete_proofs import sampling
+from arete_proofs.mechanisms import sampling
 from arete_proofs.cli import main
 
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from mpmath import mp
 
-from arete_proofs import privacy
+from arete_proofs.privacy import tight as privacy
 from arete_proofs.cli import main
-from arete_proofs.params import FIGURE_4
+from arete_proofs.distributions.params import FIGURE_4
 
 
 def run(capsys, *argv):

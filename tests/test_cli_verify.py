@@ -7,7 +7,7 @@ import json
 import pytest
 
 from arete_proofs.cli import main
-from arete_proofs.registry import STATEMENT_IDS
+from arete_proofs.chain.registry import STATEMENT_IDS
 
 
 def run(capsys, *argv):
@@ -95,8 +95,8 @@ def test_verify_certified(capsys, tmp_path):
 
 
 def test_registry_certificates_exist():
-    from arete_proofs import certified
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.certified import statements as certified
+    from arete_proofs.chain.registry import REGISTRY
 
     names = [n for s in REGISTRY.values() for n in s.certificates]
     assert names and all(n in certified.__all__ for n in names)

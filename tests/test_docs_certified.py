@@ -61,7 +61,7 @@ def test_box_text_roundtrip():
 
 def test_job_certificates():
     pytest.importorskip("flint")
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain.registry import REGISTRY
 
     sids = [s for s in REGISTRY if REGISTRY[s].certificates]
     assert sids
@@ -75,4 +75,4 @@ def test_job_certificates():
             page = arete_docs._statement_page(sid, {"verify": {}, "plots": {}, "symbolic": [],
                                                     "certificates": {sid: recs}})
             assert "## Certified in ball arithmetic" in page
-            assert f"arete_proofs.certified.{r['name']}" in page
+            assert f"arete_proofs.certified.statements.{r['name']}" in page

@@ -23,21 +23,22 @@ import re
 import pytest
 
 MODULES = [
-    "gamma",
-    "laplace",
-    "gamma_gamma",
-    "arete",
-    "params",
-    "staircase",
-    "proof_integrals",
-    "privacy",
-    "errors",
-    "optimize",
-    "sampling",
+    "distributions.gamma",
+    "distributions.laplace",
+    "distributions.gamma_gamma",
+    "distributions.arete",
+    "distributions.params",
+    "distributions.staircase",
+    "chain.proof_integrals",
+    "privacy.tight",
+    "privacy.errors",
+    "privacy.optimize",
+    "mechanisms.sampling",
     "mechanisms",
-    "certified",
-    "certified_density",
-    "certified_epsilon",
+    "certified.balls",
+    "certified.statements",
+    "certified.density",
+    "certified.epsilon",
 ]
 
 #: a reference to the paper or a formula
@@ -49,19 +50,19 @@ DOCTEST = re.compile(r"^\s*>>> ", re.MULTILINE)
 
 #: "module.name" -> {check: reason}; check is "statement" or "doctest".
 ALLOWED: dict[str, dict[str, str]] = {
-    "certified_density.exact_parameter": {"statement": "converts input to an exact Fraction; no mathematics"},
+    "certified.density.exact_parameter": {"statement": "converts input to an exact Fraction; no mathematics"},
     # Plumbing without mathematical content: there is no statement to cite.
-    "sampling.generator": {"statement": "turns a seed into a numpy Generator; no mathematics"},
-    "sampling.save_samples": {"statement": "writes a .npy file; no mathematics"},
+    "mechanisms.sampling.generator": {"statement": "turns a seed into a numpy Generator; no mathematics"},
+    "mechanisms.sampling.save_samples": {"statement": "writes a .npy file; no mathematics"},
     # Every instance needs the optimizer (5-30 s of float64 search plus exact
     # confirmations), too slow for a doctest; tests/test_optimize.py covers them.
-    "optimize.optimize": {"doctest": "runs the full search + exact confirmation (5-30 s)"},
-    "optimize.Optimum": {"doctest": "only produced by optimize() (5-30 s)"},
-    "optimize.compare_figure_4": {"doctest": "runs optimize() (5-30 s)"},
-    "optimize.Figure4Comparison": {"doctest": "only produced by compare_figure_4() (5-30 s)"},
+    "privacy.optimize.optimize": {"doctest": "runs the full search + exact confirmation (5-30 s)"},
+    "privacy.optimize.Optimum": {"doctest": "only produced by optimize() (5-30 s)"},
+    "privacy.optimize.compare_figure_4": {"doctest": "runs optimize() (5-30 s)"},
+    "privacy.optimize.Figure4Comparison": {"doctest": "only produced by compare_figure_4() (5-30 s)"},
     # Only produced by a certified scan of tight_epsilon over a range of eps;
     # the doctest of smallest_private_eps (about 4 s) already shows one.
-    "privacy.SmallestPrivateEps": {"doctest": "needs a certified eps scan (seconds); see smallest_private_eps"},
+    "privacy.tight.SmallestPrivateEps": {"doctest": "needs a certified eps scan (seconds); see smallest_private_eps"},
 }
 
 CHECKS = {

@@ -1,4 +1,4 @@
-"""Errors of the Laplace, Staircase and Arete mechanisms (arete_proofs.errors).
+"""Errors of the Laplace, Staircase and Arete mechanisms (arete_proofs.privacy.errors).
 
 The closed forms are checked against numerical quadrature of |t| f and t^2 f of
 the densities at 30 digits (Laplace: Definition 23 / Lemma 26; Staircase: Lemma 27).
@@ -12,7 +12,9 @@ import math
 import pytest
 from mpmath import mp
 
-from arete_proofs import arete, errors, fast, laplace, params, staircase
+from arete_proofs.distributions import arete, fast, laplace, params, staircase
+
+from arete_proofs.privacy import errors
 
 D30 = 30
 
@@ -176,7 +178,7 @@ def test_bad_input(call, name):
 
 @pytest.mark.slow
 def test_comparison_table_with_optimizer():
-    pytest.importorskip("arete_proofs.privacy", reason="arete_proofs.privacy (tight_epsilon) is not available")
+    pytest.importorskip("arete_proofs.privacy.tight", reason="arete_proofs.privacy.tight (tight_epsilon) is not available")
     row = errors.comparison_table([12], objective="mean_abs")[0]
     v = row.values()
     assert row.arete.epsilon <= 12

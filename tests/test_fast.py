@@ -1,4 +1,4 @@
-"""Tests of the float64 path :mod:`arete_proofs.fast`.
+"""Tests of the float64 path :mod:`arete_proofs.distributions.fast`.
 
 Every accuracy claim in a docstring of ``fast`` is checked here against an
 *independent* high-precision reference computed in this file with mpmath:
@@ -27,7 +27,7 @@ import pytest
 from mpmath import mp, mpf
 from scipy import integrate
 
-from arete_proofs import fast as F
+from arete_proofs.distributions import fast as F
 
 # ---------------------------------------------------------------------------
 # independent references (mpmath)
@@ -148,7 +148,7 @@ PAPER = [(math.exp(-eps / 4), 4 / eps, math.exp(-eps / 4)) for eps in (20, 40, 6
 PAIRS = [(1e-3, 1e3), (1e-3, 1.0), (1.0, 2.0), (1.0, 1.0), (1.0, 1.0 + 2e-9), (2.0, 1.0), (1e3, 1.0), (1e3, 1e-3)]
 
 
-CLAIM = 1e-13  # the accuracy stated in the docstrings of arete_proofs.fast
+CLAIM = 1e-13  # the accuracy stated in the docstrings of arete_proofs.distributions.fast
 
 
 def _tol(log_value):

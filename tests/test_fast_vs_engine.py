@@ -1,4 +1,4 @@
-"""The float64 path (arete_proofs.fast) against the arbitrary-precision engine.
+"""The float64 path (arete_proofs.distributions.fast) against the arbitrary-precision engine.
 
 fast.py states: absolute error of every log value at most 1e-13 * max(1, |value|)
 over alpha in [1e-7, 10], theta, lam in [1e-3, 1e3], |t| <= 1000 theta.  The
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from mpmath import mp
 
-from arete_proofs import arete, fast
+from arete_proofs.distributions import arete, fast
 
 SETS = [
     ("0.07559007048913552", "0.6295929433519876", "0.05453349704921005"),  # Figure 4, eps = 6

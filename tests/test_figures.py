@@ -1,4 +1,4 @@
-"""arete_proofs.figures: every figure function runs (small sizes) and returns a Figure; the cache is safe."""
+"""arete_proofs.walkthrough.figures: every figure function runs (small sizes) and returns a Figure; the cache is safe."""
 
 import json
 
@@ -8,7 +8,7 @@ matplotlib = pytest.importorskip("matplotlib")  # optional ('docs') dependency
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from arete_proofs import figures  # noqa: E402
+from arete_proofs.walkthrough import figures  # noqa: E402
 
 
 def test_figure_1(tmp_path):

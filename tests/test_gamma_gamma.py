@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 from mpmath import mp
 
-from arete_proofs import gamma, gamma_gamma, reference
+from arete_proofs.distributions import gamma, gamma_gamma
+
+from arete_proofs import reference
 
 
 def _rel(x, y):

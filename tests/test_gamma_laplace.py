@@ -11,7 +11,7 @@ import pytest
 import scipy.stats as st
 from mpmath import mp
 
-from arete_proofs import gamma, laplace
+from arete_proofs.distributions import gamma, laplace
 
 GAMMA_CASES = [  # (x, alpha, theta)
     ("0.5", "0.1", "2"),

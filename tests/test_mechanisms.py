@@ -2,13 +2,13 @@
 
 Reference values and their sources:
 
-* Lemma 3's parameters: :func:`arete_proofs.params.paper_parameters`, and the formulas
+* Lemma 3's parameters: :func:`arete_proofs.distributions.params.paper_parameters`, and the formulas
   ``alpha = lam = e^(-eps/4)``, ``theta = 4 Delta/eps`` written out here;
-* ``E|Z|`` of Arete: :func:`arete_proofs.fast.mean_abs` (an independent float64 formula,
+* ``E|Z|`` of Arete: :func:`arete_proofs.distributions.fast.mean_abs` (an independent float64 formula,
   relative error < 1e-13 by its docstring) against the mechanism's closed form from
-  :func:`arete_proofs.arete.mean_abs`; Lemma 3's bound ``E|Z| <= 2 alpha theta + lam``;
+  :func:`arete_proofs.distributions.arete.mean_abs`; Lemma 3's bound ``E|Z| <= 2 alpha theta + lam``;
 * ``Var Z = 2 alpha theta^2 + 2 lam^2`` (Lemma 3); Laplace ``E|Y| = lam``, ``Var = 2 lam^2``
-  (Definition 23); Staircase moments from :mod:`arete_proofs.staircase` (Lemma 27);
+  (Definition 23); Staircase moments from :mod:`arete_proofs.distributions.staircase` (Lemma 27);
 * tight epsilon: Corollary 5 (``<= eps`` under Lemma 3's hypotheses) and the closed case
   ``lam >= theta`` => ``Delta/lam`` (privacy module docstring, point 7);
 * ``E|N|`` of a distributed sum by the characteristic-function integral
@@ -16,7 +16,7 @@ Reference values and their sources:
   ``gamma_gamma.mean_abs`` (no Laplace part), ``3 lam/2`` for the sum of two Laplace(lam)
   (density ``(1 + |s|/lam) e^(-|s|/lam) / (4 lam)``) and ``lam`` for one Laplace;
 * the law of the sum with k = 2 (``2 n_min`` contributors) is the sum of two independent
-  Arete draws (two-sample KS against :func:`arete_proofs.sampling.arete`).
+  Arete draws (two-sample KS against :func:`arete_proofs.mechanisms.sampling.arete`).
 
 Statistical checks use seeded generators and fail at ``p < 1e-6`` or beyond 5 standard errors.
 """
@@ -31,13 +31,13 @@ import pytest
 from mpmath import mp
 from scipy import stats
 
-from arete_proofs import arete as engine
-from arete_proofs import fast
-from arete_proofs import gamma_gamma as gg_engine
+from arete_proofs.distributions import arete as engine
+from arete_proofs.distributions import fast
+from arete_proofs.distributions import gamma_gamma as gg_engine
 from arete_proofs import mechanisms as Mc
-from arete_proofs import sampling as S
-from arete_proofs import staircase as sc_engine
-from arete_proofs.params import paper_parameters
+from arete_proofs.mechanisms import sampling as S
+from arete_proofs.distributions import staircase as sc_engine
+from arete_proofs.distributions.params import paper_parameters
 
 P_FAIL = 1e-6
 PAPER10 = (math.exp(-2.5), 0.4, math.exp(-2.5))  # Lemma 3 at eps = 10, Delta = 1
@@ -97,7 +97,7 @@ def test_arete_tight_epsilon():
 
 def test_arete_epsilon_without_privacy_module(monkeypatch):
     """privacy.py missing: epsilon degrades to None with a note, everything else works."""
-    monkeypatch.setitem(sys.modules, "arete_proofs.privacy", None)  # makes the import raise ImportError
+    monkeypatch.setitem(sys.modules, "arete_proofs.privacy.tight", None)  # makes the import raise ImportError
     m = Mc.AreteMechanism(20, 1)
     assert m.epsilon is None and "unavailable" in m.epsilon_note
     assert m.expected_abs_error > 0

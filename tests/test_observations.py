@@ -1,10 +1,10 @@
-"""The observations on the paper's literal text (:mod:`arete_proofs.observations`).
+"""The observations on the paper's literal text (:mod:`arete_proofs.chain.observations`).
 
 Every observation id exists and returns the verdict established for it; each
 ``fails`` verdict's counterexample is re-verified here by an independent route
 (direct mpmath quadrature, :func:`arete_proofs.reference.gg_pdf_integral`,
 sympy's own evaluation of closed forms, or the float64 engine
-:mod:`arete_proofs.fast`).  Every observation has a fast test (reduced grids
+:mod:`arete_proofs.distributions.fast`).  Every observation has a fast test (reduced grids
 where the full check takes longer than a few seconds); the full checks run in
 the ``slow`` test at the end.
 """
@@ -18,10 +18,12 @@ import pytest
 import sympy as sp
 from mpmath import mp
 
-from arete_proofs import fast, reference
-from arete_proofs import observations as obs
-from arete_proofs.registry import REGISTRY, RHS_CLAIM_1
-from arete_proofs.symbols import D_Gamma, D_u, Delta, alpha, explicit, lam, t, theta
+from arete_proofs.distributions import fast
+
+from arete_proofs import reference
+from arete_proofs.chain import observations as obs
+from arete_proofs.chain.registry import REGISTRY, RHS_CLAIM_1
+from arete_proofs.chain.symbols import D_Gamma, D_u, Delta, alpha, explicit, lam, t, theta
 
 #: The verdict established for each observation (statement map, "Observations worth checking").
 EXPECTED = {

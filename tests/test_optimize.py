@@ -1,6 +1,6 @@
-"""The Arete optimizer (arete_proofs.optimize).
+"""The Arete optimizer (arete_proofs.privacy.optimize).
 
-The exact reference is ``arete_proofs.privacy.tight_epsilon`` (certified sup of
+The exact reference is ``arete_proofs.privacy.tight.tight_epsilon`` (certified sup of
 ln f_A(t)/f_A(t + Delta)); tests that need it are skipped with a reason when
 that module is missing.  Figure 4's parameter sets (statement map) are the
 baseline the optimizer must beat at their own exact epsilon.
@@ -13,17 +13,17 @@ import numpy as np
 import pytest
 from mpmath import mp
 
-from arete_proofs import arete, fast
-from arete_proofs import optimize as O
+from arete_proofs.distributions import arete, fast
+from arete_proofs.privacy import optimize as O
 
 
 def _privacy():
     try:
-        from arete_proofs import privacy
+        from arete_proofs.privacy import tight as privacy
     except ImportError:
-        pytest.skip("arete_proofs.privacy (tight_epsilon) is not available in this checkout")
+        pytest.skip("arete_proofs.privacy.tight (tight_epsilon) is not available in this checkout")
     if not hasattr(privacy, "tight_epsilon"):
-        pytest.skip("arete_proofs.privacy has no tight_epsilon yet")
+        pytest.skip("arete_proofs.privacy.tight has no tight_epsilon yet")
     return privacy
 
 

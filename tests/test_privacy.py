@@ -1,4 +1,4 @@
-"""Tight privacy loss of Arete noise (arete_proofs.privacy) against independent computations.
+"""Tight privacy loss of Arete noise (arete_proofs.privacy.tight) against independent computations.
 
 References used here, none of which shares code with the certified search:
 * brute force: the engine (arete.pdf) on a dense geometric + uniform grid of t in one batch,
@@ -13,9 +13,13 @@ import math
 import pytest
 from mpmath import mp
 
-from arete_proofs import PrecisionError, arete, laplace, privacy
-from arete_proofs.params import paper_parameters
-from arete_proofs.privacy import FIGURE_4
+from arete_proofs import PrecisionError
+
+from arete_proofs.distributions import arete, laplace
+
+from arete_proofs.privacy import tight as privacy
+from arete_proofs.distributions.params import paper_parameters
+from arete_proofs.privacy.tight import FIGURE_4
 
 DIGITS = 12
 

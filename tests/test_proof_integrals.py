@@ -1,4 +1,4 @@
-"""The proof integrals of :mod:`arete_proofs.proof_integrals` against independent methods.
+"""The proof integrals of :mod:`arete_proofs.chain.proof_integrals` against independent methods.
 
 References (none of them uses the incomplete-gamma / 1F1 closed forms of the module):
 
@@ -27,9 +27,11 @@ import math
 import pytest
 from mpmath import mp
 
-from arete_proofs import PrecisionError, gamma, laplace
-from arete_proofs import proof_integrals as pi
-from arete_proofs.proof_integrals import near_mass, shifted_convolution, variance_from_cf
+from arete_proofs import PrecisionError
+
+from arete_proofs.distributions import gamma, laplace
+from arete_proofs.chain import proof_integrals as pi
+from arete_proofs.chain.proof_integrals import near_mass, shifted_convolution, variance_from_cf
 
 # ---------------------------------------------------------------------------
 # independent references

@@ -1,29 +1,29 @@
-"""Statistical tests of :mod:`arete_proofs.sampling` (after the OpenDP / Tumult sampler tests).
+"""Statistical tests of :mod:`arete_proofs.mechanisms.sampling` (after the OpenDP / Tumult sampler tests).
 
 Every test uses a seeded generator, so it is deterministic; a test fails when a
 p-value falls below ``P_FAIL = 1e-6`` (a correct sampler fails one such test in
 a million seeds).  Reference values and their sources:
 
-* Arete CDF: :func:`arete_proofs.fast.cdf` (float64; its docstring and
+* Arete CDF: :func:`arete_proofs.distributions.fast.cdf` (float64; its docstring and
   ``tests/test_fast.py`` give absolute error < 1e-13, far below the KS resolution
   ``1/sqrt(N)``), cross-checked on a sorted subsample against the arbitrary-precision
-  engine :func:`arete_proofs.arete.cdf`;
-* Gamma-Gamma CDF: :func:`arete_proofs.fast.gg_cdf` (same accuracy statement);
+  engine :func:`arete_proofs.distributions.arete.cdf`;
+* Gamma-Gamma CDF: :func:`arete_proofs.distributions.fast.gg_cdf` (same accuracy statement);
 * Laplace CDF: the closed form of Definition 23, ``e^(x/lam)/2`` for ``x < 0``;
-* Staircase CDF: the engine :func:`arete_proofs.staircase.cdf` (Lemma 27) on a sorted
+* Staircase CDF: the engine :func:`arete_proofs.distributions.staircase.cdf` (Lemma 27) on a sorted
   subsample, and for large samples the closed form of ``staircase.sf``'s docstring
   vectorized here (checked against the engine in ``test_staircase_vector_cdf``);
 * Gamma CDF (tiny shapes): ``scipy.special.gammainc``/``gammaincc`` (regularized incomplete
   gamma; checked against ``mpmath.gammainc`` in ``test_scipy_gammainc_reference``), and
   ``P(X <= x) = x^a e^(O(x)) / Gamma(1+a)`` below ``x = e^-30``;
-* moments: ``E|Z|`` from :func:`arete_proofs.arete.mean_abs` (closed form),
+* moments: ``E|Z|`` from :func:`arete_proofs.distributions.arete.mean_abs` (closed form),
   ``Var Z = 2 alpha theta^2 + 2 lam^2`` (Lemma 3); standard errors from the exact fourth
   moment, ``mu4 = kappa4 + 3 Var^2`` with ``kappa4 = 12 alpha theta^4 + 12 lam^4`` (the
   Gamma(a, s) cumulants ``kappa_n = a s^n (n-1)!``, doubled for a difference);
-  Staircase ``E|X|``, ``Var X`` from :mod:`arete_proofs.staircase`, ``E X^4`` summed period by period here.
+  Staircase ``E|X|``, ``Var X`` from :mod:`arete_proofs.distributions.staircase`, ``E X^4`` summed period by period here.
 
 Parameter sets: Lemma 3 at eps = 10 and eps = 20 (Delta = 1); Figure 4's eps = 6 set
-(the paper's published code, as in :data:`arete_proofs.privacy.FIGURE_4`); an
+(the paper's published code, as in :data:`arete_proofs.privacy.tight.FIGURE_4`); an
 ``alpha >= 1`` set and a ``lam > theta`` set.
 """
 
@@ -38,11 +38,11 @@ from mpmath import mp
 from scipy import special as sc
 from scipy import stats
 
-from arete_proofs import arete as engine
-from arete_proofs import fast
-from arete_proofs import gamma_gamma as gg_engine
-from arete_proofs import sampling as S
-from arete_proofs import staircase as sc_engine
+from arete_proofs.distributions import arete as engine
+from arete_proofs.distributions import fast
+from arete_proofs.distributions import gamma_gamma as gg_engine
+from arete_proofs.mechanisms import sampling as S
+from arete_proofs.distributions import staircase as sc_engine
 
 P_FAIL = 1e-6  # a p-value below this fails
 N = 20_000  # default KS sample size
@@ -227,7 +227,7 @@ def test_laplace_ks(lam):
 
 
 def engine_laplace_cdf(x, lam):
-    from arete_proofs import laplace
+    from arete_proofs.distributions import laplace
 
     return laplace.cdf(x, lam, digits=20)
 

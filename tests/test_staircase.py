@@ -14,7 +14,7 @@ from fractions import Fraction as F
 import pytest
 from mpmath import mp
 
-from arete_proofs import staircase as sc
+from arete_proofs.distributions import staircase as sc
 
 TOL30 = mp.mpf(10) ** -28  # 30 digits requested; 2 digits for the reference's own rounding
 

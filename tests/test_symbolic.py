@@ -1,4 +1,4 @@
-"""Symbolic checks (arete_proofs.symbolic): every check the registry names exists and holds,
+"""Symbolic checks (arete_proofs.chain.symbolic): every check the registry names exists and holds,
 and a deliberately broken variant of each is reported as not holding."""
 
 import time
@@ -6,9 +6,9 @@ import time
 import pytest
 import sympy as sp
 
-from arete_proofs import registry, symbolic
-from arete_proofs.registry import REGISTRY
-from arete_proofs.symbols import D_Gamma, Delta, alpha, eps, gamma_sc, lam, theta
+from arete_proofs.chain import registry, symbolic
+from arete_proofs.chain.registry import REGISTRY
+from arete_proofs.chain.symbols import D_Gamma, Delta, alpha, eps, gamma_sc, lam, theta
 
 REFERENCED = sorted({cid for s in REGISTRY.values() for cid in s.symbolic})
 

@@ -13,9 +13,9 @@ import pytest
 import sympy as sp
 from mpmath import mp
 
-from arete_proofs import grids, registry, verify as V
-from arete_proofs.registry import REGISTRY, STATEMENT_IDS
-from arete_proofs.symbols import Delta, alpha, eps, lam, t, theta
+from arete_proofs.chain import grids, registry, verify as V
+from arete_proofs.chain.registry import REGISTRY, STATEMENT_IDS
+from arete_proofs.chain.symbols import Delta, alpha, eps, lam, t, theta
 
 PAPER_IDS = ("lemma-2", "lemma-3", "corollary-5", "lemma-14", "lemma-15", "lemma-16", "claim-1", "lemma-17",
              "lemma-18", "note-2", "lemma-19", "lemma-26", "lemma-27", "lemma-28")

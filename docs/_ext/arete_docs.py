@@ -7,12 +7,12 @@ On ``builder-inited`` this extension writes, under ``docs/generated/``,
   summary table of the numeric checks and a toctree of the statement pages;
 * ``statements/<id>.md``: one page per registry id (the statement as a
   ``prf:`` directive with its hypotheses and bounds rendered by
-  :func:`arete_proofs.symbols.latex`, a proof outline, the verification table
+  :func:`arete_proofs.chain.symbols.latex`, a proof outline, the verification table
   of each bound, the symbolic checks and, for the ratio / density statements, a
   plot of both sides of a bound over :math:`t`), preceded by a status box naming
   the kinds of check the statement has (``Statement.check_kinds``) and, for a
   statement with ``certificates``, a section with the result of each
-  ball-arithmetic certificate of :mod:`arete_proofs.certified` (verdict, the
+  ball-arithmetic certificate of :mod:`arete_proofs.certified.statements` (verdict, the
   parameter box, sub-boxes, smallest margin, time and the analytic argument for
   the unbounded ranges);
 * ``errata.md``: the observations on the paper's literal text;
@@ -273,7 +273,7 @@ def _point_text(argmin: dict) -> str:
 
 def _provenance(extra: str = "") -> str:
     return (
-        f"Numbers on this page: `arete_proofs.verify.verify(level={LEVEL!r}, digits={DIGITS})` "
+        f"Numbers on this page: `arete_proofs.chain.verify.verify(level={LEVEL!r}, digits={DIGITS})` "
         f"(the **{LEVEL}** grid, first evaluation at {DIGITS} significant digits, tight points "
         f"re-evaluated up to 80){extra}. Generated at build time by `docs/_ext/arete_docs.py`."
     )
@@ -284,14 +284,14 @@ def _provenance(extra: str = "") -> str:
 # ---------------------------------------------------------------------------
 
 def _job_verify(sid):
-    from arete_proofs import verify
+    from arete_proofs.chain import verify
 
     rep = verify.verify([sid], level=LEVEL, digits=DIGITS, workers=1, progress=False)
     return rep.to_json()["statements"][0]
 
 
 def _job_symbolic():
-    from arete_proofs import symbolic
+    from arete_proofs.chain import symbolic
 
     return [
         {"id": r.id, "statement": r.statement, "title": r.title, "holds": bool(r.holds), "detail": r.detail}
@@ -317,7 +317,7 @@ def _jsonable(x):
 
 
 def _job_observations(oid):
-    from arete_proofs import observations
+    from arete_proofs.chain import observations
 
     return [
         {
@@ -331,7 +331,7 @@ def _job_observations(oid):
 def _job_table():
     from mpmath import mp
 
-    from arete_proofs import privacy
+    from arete_proofs.privacy import tight as privacy
 
     with mp.workdps(60):
         deltas = [2 / mp.e if d == "2/e" else mp.mpf(d) for d in TABLE_DELTAS]
@@ -349,7 +349,7 @@ def _job_table():
 
 
 def _plot_bound(st, vres):
-    from arete_proofs.symbols import t
+    from arete_proofs.chain.symbols import t
 
     name = (vres.get("argmin") or {}).get("bound")
     cands = [b for b in st.bounds if b.name == name] + list(st.bounds)
@@ -364,9 +364,9 @@ def _job_plot(sid, vres):
     import sympy as sp
     from mpmath import mp
 
-    from arete_proofs import symbols
-    from arete_proofs.registry import REGISTRY
-    from arete_proofs.symbols import t
+    from arete_proofs.chain import symbols
+    from arete_proofs.chain.registry import REGISTRY
+    from arete_proofs.chain.symbols import t
 
     st = REGISTRY[sid]
     b = _plot_bound(st, vres)
@@ -472,7 +472,7 @@ def _fraction_text(q, sig=12) -> str:
 def _box_hull(boxes):
     """Per coordinate, the smallest interval containing every sub-box: ``{name: (lo, hi)}``.
 
-    ``boxes`` are the ``(box, margin)`` pairs of a :class:`arete_proofs.certified.Certificate`
+    ``boxes`` are the ``(box, margin)`` pairs of a :class:`arete_proofs.certified.statements.Certificate`
     (``box`` maps a name to exact ``(lo, hi)``). Names missing from some sub-boxes are
     still included.
     """
@@ -577,10 +577,10 @@ def _job_certificates(sid):
     """
     import importlib
 
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain.registry import REGISTRY
 
     names = REGISTRY[sid].certificates
-    certified = importlib.import_module("arete_proofs.certified")  # imports flint lazily
+    certified = importlib.import_module("arete_proofs.certified.statements")  # imports flint lazily
     try:
         importlib.import_module("flint")
     except ImportError as exc:
@@ -619,7 +619,7 @@ def _statement_id(text: str):
     """The registry id an observation's ``statement`` text ("Claim 1 (Appendix C.1)") refers to."""
     import re
 
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain.registry import REGISTRY
 
     m = re.match(r"\s*(Lemma|Corollary|Claim|Note)\s+(\d+)", text)
     if m:
@@ -635,8 +635,8 @@ def _job_certified_epsilon():
         import flint  # noqa: F401
     except ImportError:
         return None
-    from arete_proofs.certified_epsilon import certify_epsilon
-    from arete_proofs.params import FIGURE_4
+    from arete_proofs.certified.epsilon import certify_epsilon
+    from arete_proofs.distributions.params import FIGURE_4
 
     out = []
     for k in sorted(FIGURE_4):
@@ -648,7 +648,7 @@ def _job_certified_epsilon():
 
 def _compute(app) -> dict:
     """All data of the generated pages, from the cache or computed (pool of 2 processes)."""
-    from arete_proofs.registry import REGISTRY, STATEMENT_IDS
+    from arete_proofs.chain.registry import REGISTRY, STATEMENT_IDS
 
     cache_dir = DOCS / "_build" / ".arete-cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -668,7 +668,7 @@ def _compute(app) -> dict:
 
     ctx = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=2, mp_context=ctx) as pool:
-        from arete_proofs.observations import OBSERVATION_IDS
+        from arete_proofs.chain.observations import OBSERVATION_IDS
 
         futs = {pool.submit(_timed, _job_observations, oid): ("observation", oid) for oid in OBSERVATION_IDS}
         # expensive statements first
@@ -735,7 +735,7 @@ def _svg(fig) -> bytes:
 
 
 def _depths():
-    from arete_proofs.registry import REGISTRY, STATEMENT_IDS
+    from arete_proofs.chain.registry import REGISTRY, STATEMENT_IDS
 
     depth = {}
 
@@ -756,7 +756,7 @@ def _graph_figure():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from arete_proofs.registry import REGISTRY, STATEMENT_IDS
+    from arete_proofs.chain.registry import REGISTRY, STATEMENT_IDS
 
     depth = _depths()
     layers = {}
@@ -811,7 +811,7 @@ def _plot_figure(sid, plot):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain.registry import REGISTRY
 
     rows = [r for r in plot["rows"] if r[1] > 0 and r[2] > 0 and math.isfinite(r[1]) and math.isfinite(r[2])]
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
@@ -882,7 +882,7 @@ def _cert_verdict(rec) -> str:
 
 def _status_box(sid, data) -> list:
     """The admonition under the statement: which kinds of check it has, with their outcome."""
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain.registry import REGISTRY
 
     st = REGISTRY[sid]
     kinds = [k for k in st.check_kinds.split("+") if k]
@@ -927,14 +927,14 @@ def _status_box(sid, data) -> list:
 
 def _certificates_section(sid, data) -> list:
     """The section "Certified in ball arithmetic" of a statement with certificates."""
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain.registry import REGISTRY
 
     names = REGISTRY[sid].certificates
     if not names:
         return []
     recs = {r["name"]: r for r in data.get("certificates", {}).get(sid, [])}
     L = [f"({sid}-certified)=", "## Certified in ball arithmetic", "",
-         "Each certificate below is a function of {mod}`arete_proofs.certified` listed in the "
+         "Each certificate below is a function of {mod}`arete_proofs.certified.statements` listed in the "
          "registry's `certificates` for this statement, run with its default arguments at build "
          "time (python-flint's `arb` balls). It bisects a bounded parameter box until, on every "
          "sub-box, the ball enclosure of the inequality's margin is positive; the *margin* below "
@@ -942,8 +942,8 @@ def _certificates_section(sid, data) -> list:
          "covered by the *argument*, which is analytic unless it says what the code checks.", ""]
     for n in names:
         rec = recs.get(n, {"name": n, "error": "no result (not computed)"})
-        link = (f"{{py:func}}`~arete_proofs.certified.{n}`" if rec.get("documented")
-                else _code(f"arete_proofs.certified.{n}"))
+        link = (f"{{py:func}}`~arete_proofs.certified.statements.{n}`" if rec.get("documented")
+                else _code(f"arete_proofs.certified.statements.{n}"))
         L += [f"### {_code(n)}", ""]
         if "missing" in rec:
             L += ["```{warning}",
@@ -990,13 +990,13 @@ def _certificates_section(sid, data) -> list:
 
 
 def _ref(sid):
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain.registry import REGISTRY
 
     return f"{{prf:ref}}`{REGISTRY[sid].number} <{sid}>`"
 
 
 def _proof_chain_page(data) -> str:
-    from arete_proofs.registry import REGISTRY, STATEMENT_IDS
+    from arete_proofs.chain.registry import REGISTRY, STATEMENT_IDS
 
     L = ["# The proof chain, statement by statement", "", CHAIN_OVERVIEW, "",
          _provenance(), "", "## Dependency graph", "",
@@ -1027,8 +1027,8 @@ def _proof_chain_page(data) -> str:
 
 
 def _statement_page(sid, data) -> str:
-    from arete_proofs import symbols
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain import symbols
+    from arete_proofs.chain.registry import REGISTRY
 
     st = REGISTRY[sid]
     kind = KIND.get(sid, "lemma")
@@ -1121,10 +1121,10 @@ def _evidence_table(ev: dict) -> list:
 
 
 def _errata_page(data) -> str:
-    from arete_proofs.registry import REGISTRY
+    from arete_proofs.chain.registry import REGISTRY
 
     L = ["# Errata and observations on the paper's text", "",
-         "Each section is one check of `arete_proofs.observations` "
+         "Each section is one check of `arete_proofs.chain.observations` "
          f"(`observations.run(digits={DIGITS})`): the paper's literal wording, the verdict, what the "
          "check found and its evidence. The statement pages check what the proofs use; these checks "
          "test the literal text. Generated at build time by `docs/_ext/arete_docs.py`.", ""]
@@ -1154,7 +1154,7 @@ def _main_result_page(data) -> str:
          "$O(\\Delta e^{-\\varepsilon/4})$. Their statement pages show the grid checks; this page "
          "shows how much privacy the paper's parameters actually give.", "",
          "The *tight* $\\varepsilon^*$ is $\\sup_t \\ln f_A(t)/f_A(t+\\Delta)$, computed by "
-         "`arete_proofs.privacy.paper_table` (a certified search over every $t$, "
+         "`arete_proofs.privacy.tight.paper_table` (a certified search over every $t$, "
          f"{TABLE_DIGITS} digits). Generated at build time by `docs/_ext/arete_docs.py`.", "",
          "| nominal ε | Δ | α = λ | θ | tight ε* | ε*/ε | ε/4 (tail limit) | private | Lemma 3 applies |",
          "|---:|---:|---:|---:|---:|---:|---:|---|---|"]
@@ -1167,10 +1167,10 @@ def _main_result_page(data) -> str:
           "The tight value stays well below the nominal $\\varepsilon$: the proof's constants are "
           "not optimised (Section 4), so Lemma 3 is safe but loose.", ""]
     L += ["(certified-epsilon-figure-4)=", "## Certified bounds for Figure 4's parameters", "",
-          "`arete certify` ({mod}`arete_proofs.certified_epsilon`) *proves* an upper bound on the tight "
+          "`arete certify` ({mod}`arete_proofs.certified.epsilon`) *proves* an upper bound on the tight "
           "epsilon in ball arithmetic (python-flint): rigorous enclosures of $f_A$ on a cover of $[0, T]$, "
           "a certified tail bound for $t \\ge T$, symmetry for $t < 0$. The numeric tight epsilon "
-          "({func}`arete_proofs.privacy.tight_epsilon`) is shown for comparison; it is not part of the "
+          "({func}`arete_proofs.privacy.tight.tight_epsilon`) is shown for comparison; it is not part of the "
           "proof. Computed at build time ($\\Delta = 1$, `tol = 1e-4`).", ""]
     rows = data.get("certified_epsilon")
     if not rows:
@@ -1195,7 +1195,7 @@ def _main_result_page(data) -> str:
 def generate(app) -> None:
     from sphinx.util import logging
 
-    from arete_proofs.registry import STATEMENT_IDS
+    from arete_proofs.chain.registry import STATEMENT_IDS
 
     log = logging.getLogger(__name__)
     t0 = time.monotonic()

@@ -1,0 +1,28 @@
+"""Ball arithmetic (python-flint ``arb``): proofs by the computer.
+
+* :mod:`~arete_proofs.certified.balls` -- rationals to balls, the box prover
+  :func:`certify_box`, :math:`f_A(0)` as a ball
+* :mod:`~arete_proofs.certified.density` -- balls that contain :math:`f_A(t)`
+  (:func:`pdf`, :func:`logpdf`)
+* :mod:`~arete_proofs.certified.epsilon` -- a proved upper bound on the tight epsilon
+  (:func:`certify_epsilon`, ``arete certify``)
+* :mod:`~arete_proofs.certified.statements` -- certificates of the paper's statements
+  (``arete verify --certified``)
+
+The top layer below the CLI: it uses the distributions, the privacy layer (for
+the numeric comparison) and the proof chain (the statements' records).
+python-flint (extra ``certified``) is imported inside the functions, so this
+package imports without it.
+"""
+
+from . import balls, density, epsilon, statements
+from .balls import Certificate, certify_box, pdf_at_zero_ball
+from .density import CertifiedDensity, gg_pdf_ball, logpdf, logpdf_ball, pdf, pdf_ball
+from .epsilon import EpsilonCertificate, certify_epsilon, tail_bound
+
+__all__ = [
+    "balls", "density", "epsilon", "statements",
+    "Certificate", "certify_box", "pdf_at_zero_ball",
+    "CertifiedDensity", "pdf", "logpdf", "pdf_ball", "logpdf_ball", "gg_pdf_ball",
+    "EpsilonCertificate", "certify_epsilon", "tail_bound",
+]

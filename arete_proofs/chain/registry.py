@@ -1,0 +1,429 @@
+r"""The paper's proof chain as data: one record per statement.
+
+Each :class:`Statement` holds the paper's number, a one-line statement, its
+hypotheses as sympy relationals, the inequalities it claims (:class:`Bound`,
+``lhs <= rhs`` or ``lhs == rhs`` as sympy expressions over
+:mod:`arete_proofs.chain.symbols`), the statements its proof uses (``uses``) and its
+grids (:mod:`arete_proofs.chain.grids`).  The numeric checks
+(:mod:`arete_proofs.chain.verify`), the symbolic checks (:mod:`arete_proofs.chain.symbolic`),
+the command line and the docs all read these records; no bound is written twice:
+Lemma 18's record, for example, takes the right-hand sides of Lemmas 16 and 17
+from their records to check the step between them.
+
+Where the paper's literal text differs from what its proof uses, the record
+follows the proof and says so in ``notes``; :mod:`arete_proofs.chain.observations`
+checks the literal text separately.
+
+>>> sorted(REGISTRY) == sorted(STATEMENT_IDS)
+True
+>>> # Lemma 19's parameters satisfy Lemma 18's hypothesis lam <= theta/2 at eps = 20
+>>> import sympy as sp
+>>> s = REGISTRY["lemma-19"]
+>>> bool((lam <= theta / 2).subs(s.substitutions).subs({eps: 20, Delta: 1}))
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import sympy as sp
+
+from . import grids
+from .symbols import (
+    D_Gamma, D_u, Delta, PAPER_PARAMETERS, a, alpha, c_DGam, c_Du, c_L, eps, f_A,
+    f_GG, f_Gamma, f_L, f_SC, gamma_sc, h, kappa, lam, mean_abs_A, n, near_mass,
+    shifted_conv, t, theta, tight_eps_A, var_A_cf,
+)
+
+__all__ = ["Bound", "Statement", "REGISTRY", "STATEMENT_IDS", "get", "g_lemma28"]
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One claimed relation ``lhs <= rhs`` (or ``lhs == rhs``) of a statement.
+
+    ``where`` restricts the part to a sub-region of the statement's grid (for
+    example ``t != 0`` where the right-hand side is infinite); points outside it
+    are skipped for this part, not counted as passes.
+    """
+
+    name: str
+    lhs: sp.Expr
+    rhs: sp.Expr
+    relation: str = "<="
+    where: tuple = ()
+    text: str = ""
+
+    def __post_init__(self):
+        if self.relation not in ("<=", "=="):
+            raise ValueError(f"relation must be '<=' or '==', got {self.relation!r}")
+
+    @property
+    def relational(self):
+        """The claim as a sympy relational (for display)."""
+        if self.relation == "<=":
+            return sp.Le(self.lhs, self.rhs, evaluate=False)
+        return sp.Eq(self.lhs, self.rhs, evaluate=False)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A numbered statement of the paper with its hypotheses, bounds and grids."""
+
+    id: str
+    number: str
+    section: str
+    title: str
+    statement: str
+    hypotheses: tuple
+    bounds: tuple
+    uses: tuple = ()
+    substitutions: dict = field(default_factory=dict)
+    grid: Callable | None = None
+    symbolic: tuple = ()
+    notes: str = ""
+    #: Functions of :mod:`arete_proofs.certified.statements` that prove (part of) the statement on boxes.
+    certificates: tuple = ()
+
+    @property
+    def check_kinds(self) -> str:
+        """The kinds of check of the statement, ``N`` (numeric grid), ``S`` (symbolic) and ``C`` (certified), joined by ``+``."""
+        kinds = ["N"] if self.bounds else []
+        if self.symbolic:
+            kinds.append("S")
+        if self.certificates:
+            kinds.append("C")
+        return "+".join(kinds)
+
+    def points(self, level: str = "default") -> list[dict]:
+        """The grid points of ``level`` (``quick``, ``default`` or ``fine``)."""
+        if self.grid is None:
+            return []
+        return self.grid(level)
+
+    def hypotheses_at(self, point: dict) -> list:
+        """The hypotheses that do **not** hold at ``point`` (empty when all hold)."""
+        failed = []
+        for hyp in self.hypotheses:
+            value = hyp.subs(self.substitutions).subs(point)
+            if value is not sp.true:
+                if value is not sp.false:
+                    value = _decide(value)
+                if not value:
+                    failed.append(hyp)
+        return failed
+
+    def free_symbols(self) -> set:
+        syms = set()
+        for b in self.bounds:
+            syms |= (b.lhs.free_symbols | b.rhs.free_symbols)
+        for hyp in self.hypotheses:
+            syms |= hyp.free_symbols
+        return syms
+
+
+def _decide(rel) -> bool:
+    """Decide a numeric relational sympy left unevaluated (e.g. equal transcendental sides)."""
+    diff = sp.simplify(rel.lhs - rel.rhs)
+    if diff == 0:
+        return isinstance(rel, (sp.Le, sp.Ge, sp.Eq))
+    value = sp.N(diff, 60)
+    if isinstance(rel, (sp.Le, sp.Lt)):
+        return bool(value < 0) or (isinstance(rel, sp.Le) and value == 0)
+    if isinstance(rel, (sp.Ge, sp.Gt)):
+        return bool(value > 0) or (isinstance(rel, sp.Ge) and value == 0)
+    if isinstance(rel, sp.Ne):
+        return value != 0
+    raise TypeError(f"cannot decide hypothesis {rel}")
+
+
+# ---------------------------------------------------------------------------
+# building blocks in the paper's notation
+# ---------------------------------------------------------------------------
+
+def fG(x):
+    return f_Gamma(x, alpha, theta)
+
+
+def fA(x):
+    return f_A(x, alpha, theta, lam)
+
+
+cD = c_DGam(D_Gamma, alpha, theta)
+cDu = c_Du(D_u, alpha, theta)
+RATIO = fA(t) / fA(t + Delta)
+POSITIVE = (alpha > 0, theta > 0, lam > 0)
+GAP = 1 / lam - 1 / theta
+
+
+def g_lemma28(x):
+    r"""Lemma 28's :math:`g(x) = (D_\Gamma + \Delta + x)^{1-\alpha} / e^{x(1/\lambda - 1/\theta)}`."""
+    return (D_Gamma + Delta + x) ** (1 - alpha) / sp.exp(x * GAP)
+
+
+RHS_16 = sp.exp((D_Gamma + Delta) / theta) / cD * (
+    (1 + (Delta + D_Gamma) / D_u)
+    + cDu * sp.gamma(alpha) * theta**alpha / (2 * lam * c_L)
+    * sp.exp(D_u / theta) * (D_Gamma + Delta + D_u) ** (1 - alpha)
+)
+RHS_CLAIM_1 = (
+    cDu * sp.gamma(alpha) * theta**alpha / (2 * lam * c_L)
+    * sp.exp((D_Gamma + D_u + Delta) / theta) * (D_Gamma + Delta + D_u) ** (1 - alpha)
+)
+RHS_17 = sp.exp((D_Gamma + Delta) / theta) / (c_L * cD * lam) * (
+    (D_u + D_Gamma + Delta) / alpha
+    + sp.gamma(alpha) * theta**alpha * (D_Gamma + Delta) ** (1 - alpha)
+)
+RHS_18 = (
+    2 * sp.exp((D_Gamma + Delta) / theta) * sp.exp(alpha) * (alpha * theta + D_Gamma + Delta)
+    / (alpha * cD * c_L * lam)
+)
+#: Lemma 19, eq. (8): Lemma 18's bound with D_Gamma = alpha theta, c_DGam >= 1/2, c_L = 1/4.
+RHS_8 = 2 * (2 * alpha * theta + Delta) / (sp.Rational(1, 2) * sp.Rational(1, 4)) * (
+    sp.exp(Delta / theta) * sp.exp(2 * alpha) / (alpha * lam)
+)
+#: Lemma 19, after (9): alpha theta <= Delta gives 2 alpha theta + Delta <= 3 Delta.
+RHS_9 = 48 * Delta * sp.exp(Delta / theta) * sp.exp(2 * alpha) / (alpha * lam)
+
+LN2 = sp.log(2)
+
+_STATEMENTS = [
+    Statement(
+        id="lemma-2", number="Lemma 2", section="1",
+        title="Arete density: symmetric and decreasing",
+        statement="For alpha, theta, lam > 0, Arete is infinitely divisible and f_A is "
+                  "continuous, symmetric around 0 and decreasing for t > 0.",
+        hypotheses=POSITIVE + (t >= 0, h > 0),
+        bounds=(Bound("decreasing", fA(t + h), fA(t), text="f_A(t + h) <= f_A(t) for t >= 0, h > 0"),),
+        symbolic=("lemma-2/symmetry",),
+        notes="Symmetry is checked symbolically (the characteristic function is real and even); "
+              "the engine evaluates at |t|, so a numeric symmetry check would be a tautology. "
+              "Infinite divisibility is a sampling check (share sums).",
+        grid=grids.lemma_2,
+    ),
+    Statement(
+        id="lemma-3", number="Lemma 3", section="1",
+        title="Main lemma: eps-DP ratio bound and error of the paper's parameters",
+        statement="For Delta >= 2/e and eps >= 20 + 4 ln Delta, alpha = lam = e^{-eps/4}, "
+                  "theta = 4 Delta/eps give e^{-eps} <= f_A(t)/f_A(t + a) <= e^eps for |a| <= Delta, "
+                  "E|Z| <= 2 alpha theta + lam and Var Z = 2 alpha theta^2 + 2 lam^2.",
+        hypotheses=(Delta >= 2 / sp.E, eps >= 20 + 4 * sp.log(Delta), sp.Abs(a) <= Delta),
+        substitutions=PAPER_PARAMETERS,
+        bounds=(
+            Bound("privacy", fA(t) / fA(t + a), sp.exp(eps), text="f_A(t)/f_A(t+a) <= e^eps"),
+            Bound("privacy-lower", sp.exp(-eps), fA(t) / fA(t + a), text="e^-eps <= f_A(t)/f_A(t+a)"),
+            Bound("mean-abs", mean_abs_A(alpha, theta, lam), 2 * alpha * theta + lam,
+                  text="E|Z| <= 2 alpha theta + lam"),
+            Bound("variance", var_A_cf(alpha, theta, lam), 2 * alpha * theta**2 + 2 * lam**2,
+                  relation="==", text="Var Z = 2 alpha theta^2 + 2 lam^2"),
+        ),
+        uses=("lemma-19", "lemma-2"),
+        symbolic=("lemma-3/moments",),
+        notes="The statement names the parameters 'alpha, beta, lambda' once; beta is theta "
+              "(see the observations).",
+        grid=grids.lemma_3,
+    ),
+    Statement(
+        id="corollary-5", number="Corollary 5", section="1",
+        title="The Arete mechanism with Lemma 3's parameters is eps-DP with error O(Delta e^{-eps/4})",
+        statement="The Arete mechanism q(x) + Z with the parameters of Lemma 3 is eps-DP and has "
+                  "expected error O(Delta e^{-eps/4}).",
+        hypotheses=(Delta >= 2 / sp.E, eps >= 20 + 4 * sp.log(Delta)),
+        substitutions=PAPER_PARAMETERS,
+        bounds=(
+            Bound("tight-epsilon", tight_eps_A(alpha, theta, lam, Delta), eps,
+                  text="tight epsilon = sup_t ln f_A(t)/f_A(t + Delta) <= eps"),
+            Bound("error", mean_abs_A(alpha, theta, lam), 2 * Delta * sp.exp(-eps / 4),
+                  text="E|Z| <= 2 Delta e^{-eps/4} (the O-constant of the proof: 8/eps + e/2 < 2)"),
+        ),
+        uses=("lemma-3", "lemma-2"),
+        certificates=("corollary5_certificate",),
+        notes="Checked through the tight epsilon of the noise (privacy.tight_epsilon): the "
+              "supremum over every t of the privacy loss, not only at grid points.  The proof's "
+              "|x - x'| <= 1 means |q(x) - q(x')| <= Delta (an observation).",
+        grid=grids.corollary_5,
+    ),
+    Statement(
+        id="lemma-14", number="Lemma 14", section="4.1",
+        title="Bounds on the Gamma-Gamma density",
+        statement="f_Gamma(|t| + D_Gamma) c_DGam <= f_GG(t) <= f_Gamma(|t|) for any t and D_Gamma > 0.",
+        hypotheses=POSITIVE[:2] + (alpha <= 1, D_Gamma > 0),
+        bounds=(
+            Bound("lower", fG(sp.Abs(t) + D_Gamma) * cD, f_GG(t, alpha, theta),
+                  text="f_Gamma(|t| + D_Gamma) c_DGam <= f_GG(t)"),
+            Bound("upper", f_GG(t, alpha, theta), fG(sp.Abs(t)), where=(sp.Ne(t, 0),),
+                  text="f_GG(t) <= f_Gamma(|t|)"),
+        ),
+        notes="The paper states it for every alpha; both bounds use that f_Gamma is decreasing, "
+              "i.e. alpha <= 1, which is all the proof chain needs.  For alpha > 1 the upper "
+              "bound fails near t = 0 (see the observations).",
+        certificates=("lemma14_upper_certificate", "lemma14_lower_certificate"),
+        grid=grids.lemma_14,
+    ),
+    Statement(
+        id="lemma-15", number="Lemma 15", section="4.2",
+        title="Lower bound on f_A(t + Delta)",
+        statement="If lam <= Delta/ln 2 and t >= -Delta/2 then f_A(t + Delta) >= "
+                  "f_Gamma(|t + Delta| + D_Gamma) c_DGam c_L with c_L = 1/4.",
+        hypotheses=POSITIVE + (alpha <= 1, Delta > 0, D_Gamma > 0, lam <= Delta / LN2, t >= -Delta / 2),
+        bounds=(Bound("lower", fG(sp.Abs(t + Delta) + D_Gamma) * cD * c_L, fA(t + Delta),
+                      text="f_Gamma(|t + Delta| + D_Gamma) c_DGam c_L <= f_A(t + Delta)"),),
+        uses=("lemma-14",),
+        grid=grids.lemma_15,
+    ),
+    Statement(
+        id="lemma-16", number="Lemma 16", section="4.2",
+        title="Ratio bound far from 0 (|t| >= D_u)",
+        statement="For 0 < alpha <= 1, 1/lam - 1/theta >= 1/(D_u + Delta + D_Gamma), lam <= Delta/ln 2, "
+                  "t > -Delta/2 and |t| >= D_u: f_A(t)/f_A(t + Delta) <= the stated bound.",
+        hypotheses=POSITIVE + (alpha <= 1, Delta > 0, D_Gamma > 0, D_u > 0,
+                               GAP >= 1 / (D_u + Delta + D_Gamma), lam <= Delta / LN2,
+                               t > -Delta / 2, sp.Abs(t) >= D_u),
+        bounds=(Bound("ratio", RATIO, RHS_16, text="f_A(t)/f_A(t + Delta) <= (Lemma 16 bound)"),),
+        uses=("lemma-14", "claim-1"),
+        grid=grids.lemma_16,
+    ),
+    Statement(
+        id="claim-1", number="Claim 1", section="C.1",
+        title="The near part of Lemma 16's numerator",
+        statement="For |t| >= D_u, |t| <= |t + Delta|, lam <= Delta/ln 2 and "
+                  "1/lam - 1/theta >= 1/(D_Gamma + Delta + D_u): int_{t-D_u}^{t+D_u} f_Gamma(|t-x|) f_L(x) dx / "
+                  "int f_Gamma(D_Gamma + |t + Delta - x|) f_L(x) dx <= the stated bound.",
+        hypotheses=POSITIVE + (alpha <= 1, Delta > 0, D_Gamma > 0, D_u > 0, sp.Abs(t) >= D_u,
+                               sp.Abs(t) <= sp.Abs(t + Delta), lam <= Delta / LN2,
+                               GAP >= 1 / (D_Gamma + Delta + D_u)),
+        bounds=(Bound("near-part",
+                      near_mass(t, D_u, alpha, theta, lam) / shifted_conv(t + Delta, D_Gamma, alpha, theta, lam),
+                      RHS_CLAIM_1, text="near part / shifted convolution <= (Claim 1 bound)"),),
+        uses=("lemma-15", "lemma-28"),
+        notes="The paper's denominator reads f_Gamma(D_Gamma + |t + 1 - x|); its argument uses t + Delta, "
+              "which is what is checked here (the literal form is an observation).",
+        grid=grids.claim_1,
+    ),
+    Statement(
+        id="lemma-17", number="Lemma 17", section="4.2",
+        title="Ratio bound near 0 (|t| <= D_u)",
+        statement="For 0 < alpha <= 1, 1/lam - 1/theta >= 1/(Delta + D_Gamma), lam <= Delta/ln 2, "
+                  "t > -Delta/2 and |t| <= D_u: f_A(t)/f_A(t + Delta) <= the stated bound.",
+        hypotheses=POSITIVE + (alpha <= 1, Delta > 0, D_Gamma > 0, D_u > 0,
+                               GAP >= 1 / (Delta + D_Gamma), lam <= Delta / LN2,
+                               t > -Delta / 2, sp.Abs(t) <= D_u),
+        bounds=(Bound("ratio", RATIO, RHS_17, text="f_A(t)/f_A(t + Delta) <= (Lemma 17 bound)"),),
+        uses=("lemma-14", "lemma-15", "lemma-28"),
+        grid=grids.lemma_17,
+    ),
+    Statement(
+        id="lemma-18", number="Lemma 18", section="4.2",
+        title="Ratio bound for every t > -Delta/2",
+        statement="For 0 < alpha <= 1, theta <= D_Gamma + Delta, lam <= min(theta/2, Delta/ln 2) and "
+                  "Gamma(alpha) <= 1/alpha: f_A(t)/f_A(t + Delta) <= 2 e^{(D_Gamma+Delta)/theta} e^alpha "
+                  "(alpha theta + D_Gamma + Delta) / (alpha c_DGam c_L lam).",
+        hypotheses=POSITIVE + (alpha <= 1, Delta > 0, D_Gamma > 0, theta <= D_Gamma + Delta,
+                               lam <= theta / 2, lam <= Delta / LN2, sp.gamma(alpha) <= 1 / alpha,
+                               t > -Delta / 2),
+        bounds=(
+            Bound("ratio", RATIO, RHS_18, text="f_A(t)/f_A(t + Delta) <= (Lemma 18 bound)"),
+            Bound("from-16", RHS_16.subs(D_u, alpha * theta), RHS_18,
+                  text="Lemma 16's bound at D_u = alpha theta <= Lemma 18's bound"),
+            Bound("from-17", RHS_17.subs(D_u, alpha * theta), RHS_18,
+                  text="Lemma 17's bound at D_u = alpha theta <= Lemma 18's bound"),
+        ),
+        uses=("lemma-16", "lemma-17"),
+        symbolic=("lemma-18/step",),
+        notes="The paper's statement reads theta <= D_Gamma + 1; its proof (C.3) and Lemma 19 use "
+              "theta <= D_Gamma + Delta, which is checked here (the literal form is an observation).",
+        grid=grids.lemma_18,
+    ),
+    Statement(
+        id="note-2", number="Note 2", section="4.2",
+        title="Gamma(alpha) <= 1/alpha on (0, 1]",
+        statement="Gamma(alpha) <= 1/alpha for 0 < alpha <= 1, from Euler's product and "
+                  "(1 + 1/n)^alpha <= 1 + alpha/n.",
+        hypotheses=(alpha > 0, alpha <= 1, n > 0),
+        bounds=(
+            Bound("gamma", sp.gamma(alpha), 1 / alpha, text="Gamma(alpha) <= 1/alpha"),
+            Bound("bernoulli", (1 + 1 / n) ** alpha, 1 + alpha / n, text="(1 + 1/n)^alpha <= 1 + alpha/n"),
+        ),
+        symbolic=("note-2/bernoulli", "note-2/gamma"),
+        certificates=("note2_certificate",),
+        grid=grids.note_2,
+    ),
+    Statement(
+        id="lemma-19", number="Lemma 19", section="4.2",
+        title="The paper's parameters give eps-DP",
+        statement="For eps >= 20 + 4 ln Delta and Delta >= 2/e, alpha = lam = e^{-eps/4} and "
+                  "theta = 4 Delta/eps give e^{-eps} <= f_A(t)/f_A(t + Delta) <= e^eps for every t.",
+        hypotheses=(Delta >= 2 / sp.E, eps >= 20 + 4 * sp.log(Delta)),
+        substitutions=PAPER_PARAMETERS,
+        bounds=(
+            Bound("upper", RATIO, sp.exp(eps), text="f_A(t)/f_A(t + Delta) <= e^eps"),
+            Bound("lower", sp.exp(-eps), RATIO, text="e^-eps <= f_A(t)/f_A(t + Delta)"),
+            Bound("median", sp.Rational(1, 2), c_DGam(alpha * theta, alpha, theta),
+                  text="c_DGam >= 1/2 at D_Gamma = alpha theta (mean >= median, Chen & Rubin 1986)"),
+            Bound("eq-8", RHS_18.subs(D_Gamma, alpha * theta), RHS_8,
+                  text="(8): Lemma 18's bound at D_Gamma = alpha theta <= 16 (2 alpha theta + Delta) "
+                       "e^{Delta/theta} e^{2 alpha} / (alpha lam)"),
+            Bound("eq-9", RHS_8, RHS_9, text="2 alpha theta + Delta <= 3 Delta under (9)"),
+            Bound("eq-10", RHS_9, sp.exp(eps), text="48 Delta e^{Delta/theta} e^{2 alpha}/(alpha lam) <= e^eps"),
+            Bound("hyp-theta", theta, Delta / (1 - alpha), text="(9): theta <= Delta/(1 - alpha)"),
+            Bound("hyp-lam", lam, sp.Min(theta / 2, Delta / LN2), text="(9): lam <= min(theta/2, Delta/ln 2)"),
+            Bound("hyp-alpha", alpha, sp.Rational(1, 2), text="(9): alpha <= 1/2"),
+            Bound("hyp-gamma", sp.gamma(alpha), 1 / alpha, text="(9): Gamma(alpha) <= 1/alpha"),
+        ),
+        uses=("lemma-18", "note-2"),
+        symbolic=("lemma-19/algebra", "lemma-19/threshold", "lemma-19/assumptions"),
+        certificates=("lemma19_certificate", "lemma19_algebra_certificate"),
+        grid=grids.lemma_19,
+    ),
+    Statement(
+        id="lemma-26", number="Lemma 26", section="B.2",
+        title="The Laplace mechanism",
+        statement="Laplace noise with lam = Delta/eps is eps-DP: f_L(t)/f_L(t + a) <= e^eps for |a| <= Delta.",
+        hypotheses=(eps > 0, Delta > 0, sp.Abs(a) <= Delta),
+        substitutions={lam: Delta / eps},
+        bounds=(Bound("privacy", f_L(t, lam) / f_L(t + a, lam), sp.exp(eps),
+                      text="f_L(t)/f_L(t + a) <= e^eps"),),
+        grid=grids.lemma_26,
+    ),
+    Statement(
+        id="lemma-27", number="Lemma 27", section="B.2",
+        title="The Staircase mechanism",
+        statement="The Staircase density with gamma in [0, 1] is eps-DP: f_SC(t)/f_SC(t + a) <= e^eps "
+                  "for |a| <= Delta; a(gamma) normalises it.",
+        hypotheses=(eps > 0, Delta > 0, gamma_sc >= 0, gamma_sc <= 1, sp.Abs(a) <= Delta),
+        bounds=(Bound("privacy", f_SC(t, gamma_sc, Delta, eps) / f_SC(t + a, gamma_sc, Delta, eps),
+                      sp.exp(eps), text="f_SC(t)/f_SC(t + a) <= e^eps"),),
+        symbolic=("lemma-27/normalisation",),
+        grid=grids.lemma_27,
+    ),
+    Statement(
+        id="lemma-28", number="Lemma 28", section="C",
+        title="Monotonicity of g(t) = (D_Gamma + Delta + t)^{1-alpha} e^{-t(1/lam - 1/theta)}",
+        statement="For 0 < alpha < 1 and 1/lam - 1/theta >= 1/(kappa + Delta + D_Gamma): "
+                  "g(t) <= g(kappa) for all t >= kappa >= 0.",
+        hypotheses=POSITIVE + (alpha < 1, Delta > 0, D_Gamma > 0, kappa >= 0, t >= kappa,
+                               GAP >= 1 / (kappa + Delta + D_Gamma)),
+        bounds=(Bound("monotone", g_lemma28(t), g_lemma28(kappa), text="g(t) <= g(kappa)"),),
+        symbolic=("lemma-28/maximiser",),
+        certificates=("lemma28_certificate",),
+        grid=grids.lemma_28,
+    ),
+]
+
+#: The statement ids, in the paper's order of the proof chain.
+STATEMENT_IDS = tuple(s.id for s in _STATEMENTS)
+
+#: id -> :class:`Statement`.
+REGISTRY = {s.id: s for s in _STATEMENTS}
+
+
+def get(statement_id: str) -> Statement:
+    """The record of ``statement_id``; a clear error for an unknown id."""
+    try:
+        return REGISTRY[statement_id]
+    except KeyError:
+        raise ValueError(
+            f"unknown statement {statement_id!r}; known: {', '.join(STATEMENT_IDS)}"
+        ) from None

@@ -1,0 +1,256 @@
+"""The package's architecture, checked from the source: layers, no import cycles, module size.
+
+The import graph is built from the AST of every module of ``arete_proofs``:
+module-level imports, imports inside functions and ``importlib.import_module``
+calls with a literal name all count.  ``from pkg import sub`` is an edge to the
+submodule ``pkg.sub`` when that is a module, else to ``pkg``.
+
+The layer order is declared once, in :data:`LAYERS` (lowest first).  A module
+may import its own subpackage and any lower layer, never a higher one and never
+another subpackage of its own layer.  The same checker runs on synthetic
+packages with a planted cycle and a planted upward import, to show that it can fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+PACKAGE = "arete_proofs"
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Layers of ``arete_proofs``, lowest first: the first component below the package
+#: root names the layer of a module (``arete_proofs.chain.registry`` is in ``chain``).
+#: ``arete_proofs`` itself (its ``__init__``, which re-exports) and ``__main__`` are on top.
+LAYERS = (
+    ("_validation", "_version"),  # core: precision, argument checks, the version
+    ("distributions", "reference"),  # exact densities; the independent methods that test them
+    ("privacy",),  # tight epsilon, loss curves, errors, optimizer
+    ("mechanisms", "chain"),  # samplers and mechanisms; the proof chain and its checks
+    ("certified",),  # ball arithmetic
+    ("walkthrough", "cli"),  # the docs' computations; the command line
+    ("", "__main__"),  # the package root
+)
+
+MAX_LINES = 800
+
+
+# ---------------------------------------------------------------------------
+# the checker (also run on synthetic packages below)
+# ---------------------------------------------------------------------------
+
+def _modules(root: Path, package: str) -> dict[str, Path]:
+    """``{dotted module name: path}`` of every ``.py`` file under ``root/package``."""
+    out = {}
+    for path in sorted((root / package).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _is_package(name: str, modules: dict[str, Path]) -> bool:
+    return modules.get(name, Path()).name == "__init__.py"
+
+
+def _resolve(importer: str, level: int, module: str | None, modules) -> str:
+    if level == 0:
+        return module or ""
+    base = importer.split(".")
+    if not _is_package(importer, modules):
+        base = base[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def import_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """Edges ``importer -> imported`` between modules of ``package`` (all imports, any depth)."""
+    modules = _modules(root, package)
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+
+    def add(src, target):
+        # the longest prefix of ``target`` that is a module of the package
+        parts = target.split(".")
+        while parts and ".".join(parts) not in modules:
+            parts.pop()
+        if parts and ".".join(parts) != src:
+            graph[src].add(".".join(parts))
+
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] == package:
+                        add(name, alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(name, node.level, node.module, modules)
+                if base.split(".")[0] != package:
+                    continue
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    add(name, sub if sub in modules else base)
+            elif isinstance(node, ast.Call):
+                fn = node.func
+                fname = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
+                if fname in ("import_module", "__import__"):
+                    arg = node.args[0] if node.args else None
+                    if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                        raise AssertionError(f"{name}: dynamic {fname}() with a computed name cannot be checked")
+                    if arg.value.split(".")[0] == package:
+                        add(name, arg.value)
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the graph as a list of modules (first == last), or ``None``."""
+    WHITE, GREY, BLACK = 0, 1, 2
+    colour = dict.fromkeys(graph, WHITE)
+    stack: list[str] = []
+
+    def visit(u):
+        colour[u] = GREY
+        stack.append(u)
+        for v in sorted(graph[u]):
+            if colour[v] == GREY:
+                return stack[stack.index(v):] + [v]
+            if colour[v] == WHITE:
+                found = visit(v)
+                if found:
+                    return found
+        stack.pop()
+        colour[u] = BLACK
+        return None
+
+    for u in sorted(graph):
+        if colour[u] == WHITE:
+            found = visit(u)
+            if found:
+                return found
+    return None
+
+
+def layer_violations(graph: dict[str, set[str]], package: str, layers) -> list[str]:
+    """Imports that go up, or sideways into another subpackage of the same layer."""
+    rank = {name: i for i, group in enumerate(layers) for name in group}
+
+    def top(module):
+        parts = module.split(".")
+        return parts[1] if len(parts) > 1 else ""
+
+    bad = []
+    for src, targets in sorted(graph.items()):
+        s = top(src)
+        if s not in rank:
+            bad.append(f"{src}: layer {s!r} is not declared")
+            continue
+        for dst in sorted(targets):
+            d = top(dst)
+            if d not in rank:
+                bad.append(f"{dst}: layer {d!r} is not declared")
+            elif d != s and rank[d] >= rank[s]:
+                how = "up" if rank[d] > rank[s] else "sideways"
+                bad.append(f"{src} imports {dst} ({how}: {s or 'root'} -> {d or 'root'})")
+    return bad
+
+
+# ---------------------------------------------------------------------------
+# the package
+# ---------------------------------------------------------------------------
+
+GRAPH = import_graph(ROOT, PACKAGE)
+
+
+def test_every_layer_is_a_subpackage_or_core_module():
+    tops = {m.split(".")[1] if "." in m else "" for m in GRAPH}
+    declared = {name for group in LAYERS for name in group}
+    assert tops == declared, f"undeclared: {tops - declared}; declared but missing: {declared - tops}"
+
+
+def test_no_import_cycle():
+    assert find_cycle(GRAPH) is None, " -> ".join(find_cycle(GRAPH))
+
+
+def test_imports_point_down_the_layers():
+    assert layer_violations(GRAPH, PACKAGE, LAYERS) == []
+
+
+def test_reference_methods_share_no_code_with_the_engine():
+    """The independent methods import nothing from the distributions they test."""
+    for src, targets in GRAPH.items():
+        if src.startswith(f"{PACKAGE}.reference"):
+            assert not [t for t in targets if t.startswith(f"{PACKAGE}.distributions")], src
+
+
+@pytest.mark.parametrize("folder", [PACKAGE, "docs/_ext"])
+def test_no_module_above_max_lines(folder):
+    long = {str(p.relative_to(ROOT)): n for p in sorted((ROOT / folder).rglob("*.py"))
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert long == {}, f"split by concern: {long}"
+
+
+# ---------------------------------------------------------------------------
+# the checker can fail: synthetic packages
+# ---------------------------------------------------------------------------
+
+def _write(tmp_path: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+    return tmp_path
+
+
+SYNTH_LAYERS = (("low",), ("high",), ("",))
+
+
+def test_checker_finds_a_cycle_through_a_function_level_import(tmp_path):
+    root = _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/low/__init__.py": "",
+        "pkg/low/a.py": "from . import b\n",
+        "pkg/low/b.py": "def f():\n    from .a import g\n    return g\n",
+    })
+    graph = import_graph(root, "pkg")
+    assert graph["pkg.low.b"] == {"pkg.low.a"}
+    assert find_cycle(graph) == ["pkg.low.a", "pkg.low.b", "pkg.low.a"]
+
+
+def test_checker_finds_an_upward_import_inside_a_function(tmp_path):
+    root = _write(tmp_path, {
+        "pkg/__init__.py": "from .high import top\n",
+        "pkg/low/__init__.py": "",
+        "pkg/low/density.py": "def pdf(certified=False):\n    if certified:\n        from ..high.balls import ball\n",
+        "pkg/high/__init__.py": "",
+        "pkg/high/balls.py": "from ..low import density\n",
+        "pkg/high/top.py": "import importlib\nm = importlib.import_module('pkg.low.density')\n",
+    })
+    graph = import_graph(root, "pkg")
+    assert graph["pkg.high.top"] == {"pkg.low.density"}
+    cycle = find_cycle(graph)
+    assert cycle[0] == cycle[-1] and set(cycle) == {"pkg.high.balls", "pkg.low.density"}
+    assert layer_violations(graph, "pkg", SYNTH_LAYERS) == [
+        "pkg.low.density imports pkg.high.balls (up: low -> high)"]
+
+
+def test_checker_finds_a_sideways_import_and_an_undeclared_layer(tmp_path):
+    root = _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/low/__init__.py": "",
+        "pkg/low/a.py": "from ..beside import b\n",
+        "pkg/beside/__init__.py": "",
+        "pkg/beside/b.py": "",
+    })
+    graph = import_graph(root, "pkg")
+    assert layer_violations(graph, "pkg", (("low", "beside"), ("",))) == [
+        "pkg.low.a imports pkg.beside.b (sideways: low -> beside)"]
+    assert layer_violations(graph, "pkg", SYNTH_LAYERS)[0] == "pkg.beside: layer 'beside' is not declared"
+
+
+def test_checker_refuses_a_computed_dynamic_import(tmp_path):
+    root = _write(tmp_path, {"pkg/__init__.py": "import importlib\nm = importlib.import_module('pkg.' + 'x')\n"})
+    with pytest.raises(AssertionError, match="dynamic import_module"):
+        import_graph(root, "pkg")
