@@ -15,7 +15,11 @@ Static checks (always run when the variable is set):
 Rendering check: a headless Chromium loads pages from ``file://`` (no network,
 fresh profile), lets MathJax run, and dumps the DOM; it must contain MathJax
 output (``mjx-container``), no unrendered ``\\(`` in the visible text, and the
-images of a page with plots.  Skipped when no Chromium is installed.
+images of a page with plots, and one MathJax container per math element of the
+static page.  A screenshot of a statement page must have the window's size and
+not be blank (a broken theme or script shows up there).  Skipped when no
+Chromium is installed, unless ``ARETE_REQUIRE_BROWSER=1`` (CI sets it when it
+installed Chromium): then a missing browser fails.
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ NO_CHROMIUM = (
     "Chromium not installed: install the Debian packages chromium and chromium-driver "
     "to run the rendering check"
 )
+#: set to 1 to fail (not skip) when no browser is found
+REQUIRE_BROWSER = os.environ.get("ARETE_REQUIRE_BROWSER", "0") == "1"
+#: window of the screenshot check (CSS pixels; the PNG has exactly this size)
+SCREENSHOT_SIZE = (1200, 1600)
 #: wall-clock limit of one browser run (the page itself gets a 15 s virtual-time budget)
 BROWSER_TIMEOUT = 120
 
@@ -233,8 +241,8 @@ def _chromium() -> str | None:
     return None
 
 
-def _dump_dom(browser: str, page: Path, profile: Path) -> str:
-    """The DOM of ``page`` after its scripts ran, as serialised by ``--dump-dom``."""
+def _run_browser(browser: str, page: Path, profile: Path, *extra: str) -> str:
+    """Run headless ``browser`` on ``page`` with ``extra`` arguments; its standard output."""
     command = [
         browser,
         "--headless",
@@ -249,7 +257,7 @@ def _dump_dom(browser: str, page: Path, profile: Path) -> str:
         "--disable-extensions",
         f"--user-data-dir={profile}",
         "--virtual-time-budget=15000",
-        "--dump-dom",
+        *extra,
         page.as_uri(),
     ]
     # Own process group, so that on a timeout the browser's helper processes
@@ -272,7 +280,13 @@ def _dump_dom(browser: str, page: Path, profile: Path) -> str:
         proc.communicate()
         pytest.fail(f"{browser} did not finish rendering {_rel(page)} within {BROWSER_TIMEOUT} s")
     assert proc.returncode == 0, f"{browser} exited with {proc.returncode} on {_rel(page)}:\n{err[-3000:]}"
-    assert "<html" in out.lower(), f"{browser} dumped no DOM for {_rel(page)}:\n{err[-3000:]}"
+    return out
+
+
+def _dump_dom(browser: str, page: Path, profile: Path) -> str:
+    """The DOM of ``page`` after its scripts ran, as serialised by ``--dump-dom``."""
+    out = _run_browser(browser, page, profile, "--dump-dom")
+    assert "<html" in out.lower(), f"{browser} dumped no DOM for {_rel(page)}"
     return out
 
 
@@ -303,6 +317,8 @@ def _render_targets() -> list[Path]:
 def browser() -> str:
     found = _chromium()
     if found is None:
+        if REQUIRE_BROWSER:
+            pytest.fail(f"ARETE_REQUIRE_BROWSER=1 but {NO_CHROMIUM}")
         pytest.skip(NO_CHROMIUM)
     return found
 
@@ -345,3 +361,59 @@ def test_browser_keeps_images(rendered):
         assert rendered[path].img_count >= static_count, (
             f"{_rel(path)}: {static_count} images in the HTML, {rendered[path].img_count} after rendering"
         )
+
+
+def test_browser_typesets_every_formula(rendered):
+    """One <mjx-container> per math element of the static page (none left to chance)."""
+    for path, dom in rendered.items():
+        static = _pages()[path][1]
+        formulas = sum(1 for classes in static.classes if "math" in classes)
+        if not formulas:
+            continue
+        assert dom.tag_counts.get("mjx-container", 0) >= formulas, (
+            f"{_rel(path)}: {formulas} math elements, {dom.tag_counts.get('mjx-container', 0)} typeset"
+        )
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_screenshot_of_a_statement_page(browser, tmp_path):
+    """A screenshot of a lemma page: the window's size, and not blank (text, formulas, theme)."""
+    image = pytest.importorskip("matplotlib.image")
+    pages = _lemma_pages()
+    assert pages, "no statement page with a sphinx-proof lemma to photograph"
+    page = next((p for p in pages if p.stem == "lemma-16"), pages[0])
+    shot = tmp_path / "page.png"
+    width, height = SCREENSHOT_SIZE
+    _run_browser(browser, page, tmp_path / "profile", "--hide-scrollbars",
+                 f"--window-size={width},{height}", f"--screenshot={shot}")
+    assert shot.is_file(), f"no screenshot of {_rel(page)}"
+    assert _png_size(shot.read_bytes()) == SCREENSHOT_SIZE
+    problems = _screenshot_problems(image.imread(shot)[..., :3])
+    assert not problems, f"screenshot of {_rel(page)}: {problems}"
+
+
+def _screenshot_problems(pixels) -> list[str]:
+    """Why an RGB image (floats in [0, 1]) does not look like a rendered page, if it does not."""
+    ink = float((pixels.min(axis=2) < 0.6).mean())  # dark pixels: text and formulas
+    colours = len({tuple(c) for c in (pixels[::7, ::7] * 255).astype(int).reshape(-1, 3)})
+    problems = []
+    if not 0.005 < ink < 0.6:
+        problems.append(f"{ink:.4f} of the pixels are dark (blank or flooded)")
+    if colours <= 20:
+        problems.append(f"only {colours} colours (no theme, no anti-aliased text)")
+    return problems
+
+
+def test_screenshot_check_rejects_blank_and_flooded_pages():
+    np = pytest.importorskip("numpy")
+    white = np.ones((160, 120, 3))
+    assert len(_screenshot_problems(white)) == 2
+    assert _screenshot_problems(np.zeros((160, 120, 3)))  # all dark: a failed theme
+    rng = np.random.default_rng(0)
+    page = np.ones((160, 120, 3))
+    page[20:60, 10:110] = rng.random((40, 100, 3))  # a block of "text" in many colours
+    assert _screenshot_problems(page) == []
