@@ -10,6 +10,8 @@ from arete_proofs.distributions import arete
 
 from arete_proofs.certified import balls as B  # noqa: E402
 from arete_proofs.certified import statements as C  # noqa: E402
+from arete_proofs.certified.statements import lemma14 as L14  # noqa: E402
+from arete_proofs.certified.statements import lemma19 as L19  # noqa: E402
 
 
 def test_certify_box_generic():
@@ -67,8 +69,8 @@ def test_lemma19_algebra_false_refuted_in_eq10_box():
 
 def test_lemma19_reductions_detect_a_wrong_margin(monkeypatch):
     """The sympy/point check ties the arb margins to the registry's expressions."""
-    assert C._lemma19_reductions() is None
-    orig = C._l19_margins
+    assert L19._lemma19_reductions() is None
+    orig = L19._l19_margins
 
     def perturbed():
         m = orig()
@@ -76,9 +78,9 @@ def test_lemma19_reductions_detect_a_wrong_margin(monkeypatch):
         m["eq-10"] = lambda u, A, D: f(u, A, D) + flint.arb("0.001")
         return m
 
-    monkeypatch.setattr(C, "_l19_margins", perturbed)
-    monkeypatch.setattr(C, "_REDUCTIONS_CACHE", {})
-    assert C._lemma19_reductions() == "eq-10"
+    monkeypatch.setattr(L19, "_l19_margins", perturbed)
+    monkeypatch.setattr(L19, "_REDUCTIONS_CACHE", {})
+    assert L19._lemma19_reductions() == "eq-10"
     c = C.lemma19_algebra_certificate()
     assert c.holds is None and "identity eq-10" in c.undecided_or_refuted_box
 
@@ -88,13 +90,13 @@ def test_lemma14_all_t_arguments():
     lo = C.lemma14_lower_certificate()
     assert "All t > 0" in up.argument and "K_{1/2}(t) = sqrt(pi/(2t)) e^{-t}" in up.argument
     assert "All t >= 0" in lo.argument and "non-increasing" in lo.argument
-    assert C._lemma14_upper_algebra_ok() and C._lemma14_lower_derivative_ok()
+    assert L14._lemma14_upper_algebra_ok() and L14._lemma14_lower_derivative_ok()
     # the closed form of K_{1/2} at a point, in ball arithmetic
     T = flint.arb(3)
     assert T.bessel_k(flint.arb("0.5")).overlaps((flint.arb.pi() / (2 * T)).sqrt() * (-T).exp())
     # f_GG(t) <= 2^{-alpha} f_Gamma(t) at a large t outside the boxes (sanity of the argument)
     A, T = flint.arb("0.3"), flint.arb(500)
-    gap = (A - 1) * T.log() - A * flint.arb(2).log() - C._log_fgg_plus_t(A, T)
+    gap = (A - 1) * T.log() - A * flint.arb(2).log() - L14._log_fgg_plus_t(A, T)
     assert gap.lower() > 0
 
 
@@ -128,7 +130,7 @@ def test_gg_closed_form_matches_engine():
 
     for a, t in [("0.3", "0.7"), ("0.8", "2.5"), ("0.05", "10")]:
         A, T = flint.arb(a), flint.arb(t)
-        val = (C._log_fgg_plus_t(A, T) - T - A.lgamma()).exp()
+        val = (L14._log_fgg_plus_t(A, T) - T - A.lgamma()).exp()
         e = gamma_gamma.pdf(t, a, 1, digits=25)
         assert val.contains(B._to_arb(e)) and val.rad() < 1e-4 * abs(float(e))
 

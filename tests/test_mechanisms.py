@@ -28,7 +28,6 @@ import sys
 
 import numpy as np
 import pytest
-from mpmath import mp
 from scipy import stats
 
 from arete_proofs.distributions import arete as engine
@@ -96,10 +95,16 @@ def test_arete_tight_epsilon():
 
 
 def test_arete_epsilon_without_privacy_module(monkeypatch):
-    """privacy.py missing: epsilon degrades to None with a note, everything else works."""
+    """arete_proofs.privacy.tight missing: epsilon degrades to None with a note, everything else works.
+
+    ``AreteMechanism.tight_epsilon`` (in :mod:`arete_proofs.mechanisms.noise`) imports
+    ``tight_epsilon`` lazily from :mod:`arete_proofs.privacy.tight`; a ``None`` entry in
+    ``sys.modules`` makes that import raise ImportError even when the module is loaded.
+    """
     monkeypatch.setitem(sys.modules, "arete_proofs.privacy.tight", None)  # makes the import raise ImportError
     m = Mc.AreteMechanism(20, 1)
     assert m.epsilon is None and "unavailable" in m.epsilon_note
+    assert "arete_proofs.privacy.tight halted" in m.epsilon_note  # the ImportError of the blocked module
     assert m.expected_abs_error > 0
 
 

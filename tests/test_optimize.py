@@ -72,7 +72,7 @@ def test_estimate_matches_exact_more(privacy, a, th, lam):
 
 @pytest.mark.parametrize("a, th, lam", [O.FIGURE_4[6], (0.4537775, 0.3669577, 0.0787069)])
 def test_estimate_against_engine_at_its_maximiser(a, th, lam):
-    """Independent of privacy.py: the estimate is L(t*) by the mpmath engine, and L(t) <= estimate nearby."""
+    """Independent of arete_proofs.privacy.tight: the estimate is L(t*) by the mpmath engine, and L(t) <= estimate nearby."""
     e = O.estimate_epsilon(a, th, lam)
     ts = [e.t_star, e.t_star * 0.5, e.t_star * 2, 0.0]
     f0 = arete.logpdf(ts, a, th, lam, digits=20)

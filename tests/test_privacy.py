@@ -1,4 +1,4 @@
-"""Tight privacy loss of Arete noise (arete_proofs.privacy.tight) against independent computations.
+"""Tight privacy loss of Arete noise (arete_proofs.privacy.tight, .curves) against independent computations.
 
 References used here, none of which shares code with the certified search:
 * brute force: the engine (arete.pdf) on a dense geometric + uniform grid of t in one batch,
@@ -17,6 +17,7 @@ from arete_proofs import PrecisionError
 
 from arete_proofs.distributions import arete, laplace
 
+from arete_proofs.privacy import _bounds, _search, curves
 from arete_proofs.privacy import tight as privacy
 from arete_proofs.distributions.params import paper_parameters
 from arete_proofs.privacy.tight import FIGURE_4
@@ -144,10 +145,10 @@ def test_cell_bounds_hold_inside_cells(fig4):
     cover = list(fig4[6].cover)
     with mp.workdps(30):
         alpha, theta, lam = (mp.mpf(x) for x in params)
-        P = privacy._Problem(alpha, theta, lam, mp.one, DIGITS)
+        P = _bounds._Problem(alpha, theta, lam, mp.one, DIGITS)
         vals = P.evals(cover, 16)
         e = mp.mpf(10) ** -16 * 2
-        U, L, _ = privacy._cell_bounds(privacy._obj(cover), *vals, lam, e, privacy._Num(True))
+        U, L, _ = _bounds._cell_bounds(_bounds._obj(cover), *vals, lam, e, _bounds._Num(True))
     samples, owner = [], []
     for i, (a, b) in enumerate(zip(cover, cover[1:])):
         with mp.workdps(40):
@@ -189,13 +190,13 @@ def test_broken_search_detected(fig4):
     c = privacy.check_cover([x for x in r.cover if x <= mp.mpf("0.3")], *params, 1, digits=DIGITS)
     assert not c.certified and c.tail_bound > r.upper_bound
     # (c) a forced search on the skipping grid is repaired by the certified refinement
-    P = privacy._Problem(*privacy._parse(*params, 6), mp.one, 6)
-    fixed = privacy._search(P, points=[float(x) for x in skip])
-    assert abs(fixed.epsilon - r.epsilon) < mp.mpf(10) ** -6 * r.epsilon
+    P = _bounds._Problem(*privacy._parse(*params, 6), mp.one, 6)
+    fixed = _search._search(P, points=[float(x) for x in skip])  # the fields of a TightEpsilon
+    assert abs(fixed["epsilon"] - r.epsilon) < mp.mpf(10) ** -6 * r.epsilon
 
 
 def test_budget_exhaustion_raises(monkeypatch):
-    monkeypatch.setattr(privacy, "_MAX_ENGINE_POINTS", 10)
+    monkeypatch.setattr(_search, "_MAX_ENGINE_POINTS", 10)
     with pytest.raises(PrecisionError):
         privacy.tight_epsilon(*FIGURE_4[6], 1, digits=DIGITS)
 
@@ -238,8 +239,8 @@ def test_laplace_ratio_is_exactly_Delta_over_lam():
         below = [laplace.logpdf(t, lam, digits=30) - laplace.logpdf(t + Delta, lam, digits=30)
                  for t in map(mp.mpf, ("-0.2", "-0.85", "-3"))]
         assert all(v < Delta / lam for v in below)
-    assert mp.almosteq(privacy.laplace_loss(Delta, lam), Delta / lam, 1e-15)
-    assert privacy.laplace_loss(-Delta, lam) == privacy.laplace_loss(Delta, lam)
+    assert mp.almosteq(curves.laplace_loss(Delta, lam), Delta / lam, 1e-15)
+    assert curves.laplace_loss(-Delta, lam) == curves.laplace_loss(Delta, lam)
 
 
 def test_closed_cases():
@@ -265,7 +266,7 @@ def test_closed_cases():
 def test_privacy_loss_nondecreasing_and_equals_tight_at_Delta(fig4):
     params = FIGURE_4[6]
     ds = [0, "0.25", "0.5", 1]
-    ls = [v for _, v in privacy.loss_curve(ds, *params, digits=6)]
+    ls = [v for _, v in curves.loss_curve(ds, *params, digits=6)]
     assert ls[0] == 0
     assert all(x < y for x, y in zip(ls, ls[1:]))
     assert rel(ls[-1], fig4[6].epsilon) < mp.mpf(10) ** -6
@@ -288,7 +289,7 @@ def test_shift_reduction(fig4):
 
 
 def test_loss_curves_figure3():
-    c = privacy.loss_curves(6, 1, k=2, points=5, params=FIGURE_4[6], digits=5)
+    c = curves.loss_curves(6, 1, k=2, points=5, params=FIGURE_4[6], digits=5)
     assert [float(d) for d in c["d"]] == [0, 0.5, 1, 1.5, 2]
     assert [float(x) for x in c["staircase"]] == [0, 6, 6, 12, 12]
     assert [float(x) for x in c["laplace"]] == [0, 3, 6, 9, 12]
@@ -303,7 +304,7 @@ def test_loss_curves_figure3():
 
 
 def test_paper_table_eps20():
-    rows = privacy.paper_table([20], [1, 10], digits=8)
+    rows = curves.paper_table([20], [1, 10], digits=8)
     assert [r["lemma3"] for r in rows] == [True, False]  # 20 < 20 + 4 ln 10
     for r in rows:
         assert r["private"] and r["tail_limit"] < r["tight"] < r["eps"] < r["lipschitz"]
@@ -312,7 +313,7 @@ def test_paper_table_eps20():
 
 
 def test_smallest_private_eps_delta1():
-    r = privacy.smallest_private_eps(1, digits=4, scan_points=5, eps_min=4)
+    r = curves.smallest_private_eps(1, digits=4, scan_points=5, eps_min=4)
     # for Delta = 1 the paper's parameters are eps-DP at every scanned eps of [4, 20] (the default
     # range starts at 0.1, with the same outcome; 4 keeps the test short): no crossing, the
     # returned eps is the bracket's lower end, far below Lemma 3's threshold 20 + 4 ln 1 = 20
@@ -326,7 +327,7 @@ def test_smallest_private_eps_delta1():
 
 @pytest.mark.slow
 def test_smallest_private_eps_crossing_delta100():
-    r = privacy.smallest_private_eps(100, digits=5)
+    r = curves.smallest_private_eps(100, digits=5)
     assert r.crossing
     lo, hi = r.bracket
     assert r.epsilon == hi and hi - lo <= mp.mpf(10) ** -5 * hi
@@ -360,12 +361,12 @@ def test_bad_input_other_functions():
     with pytest.raises(ValueError, match="d"):
         privacy.privacy_loss("nan", "0.1", 1, "0.05")
     with pytest.raises(ValueError, match="lam"):
-        privacy.laplace_loss(1, 0)
+        curves.laplace_loss(1, 0)
     with pytest.raises(ValueError, match="Delta"):
-        privacy.smallest_private_eps(0)
+        curves.smallest_private_eps(0)
     with pytest.raises(ValueError, match="eps"):
-        privacy.paper_table([-1], [1])
+        curves.paper_table([-1], [1])
     with pytest.raises(ValueError, match="points"):
         privacy.check_cover(["-1", 1], "0.1", 1, "0.05")
     with pytest.raises(ValueError, match="digits"):
-        privacy.loss_curve([1], "0.1", 1, "0.05", digits=0)
+        curves.loss_curve([1], "0.1", 1, "0.05", digits=0)

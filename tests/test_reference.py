@@ -17,6 +17,7 @@ import pytest
 from mpmath import mp
 
 from arete_proofs import reference as R
+from arete_proofs.reference import _common, autocorrelation
 from arete_proofs._validation import PrecisionError
 
 with mp.workdps(80):
@@ -114,7 +115,7 @@ def test_g_fast_paths_match_hyp1f1(alpha, theta, lam):
         for z in ("1e-3", "0.7", "23", "85", "104", "150", "400", "3e3", "1e7"):
             y = mp.mpf(z) / c
             with mp.workdps(d + 10):
-                v = R._gamma_exp_pdf_factory(mp.mpf(alpha), mp.mpf(theta), mp.mpf(lam))(y)
+                v = autocorrelation._gamma_exp_pdf_factory(mp.mpf(alpha), mp.mpf(theta), mp.mpf(lam))(y)
             # the value's condition number w.r.t. y is ~ y/max(theta, lam): allow for it
             cond = 1 + y / max(mp.mpf(theta), mp.mpf(lam)) + 10 * abs(mp.log(y))
             assert rel(v, g_by_hyp1f1(y, alpha, theta, lam, d)) <= 10 * cond * mp.mpf(10) ** -(d + 10)
@@ -124,7 +125,7 @@ def test_g_fast_paths_match_hyp1f1(alpha, theta, lam):
 def test_gamma_exp_sf_is_the_tail_integral_of_g(alpha, theta, lam):
     y = mp.mpf("0.4") * mp.mpf(theta)
     with mp.workdps(35):
-        g = R._gamma_exp_pdf_factory(mp.mpf(alpha), mp.mpf(theta), mp.mpf(lam))
+        g = autocorrelation._gamma_exp_pdf_factory(mp.mpf(alpha), mp.mpf(theta), mp.mpf(lam))
         m = max(mp.mpf(theta), mp.mpf(lam))
         tail = mp.quad(g, [y, y + m, y + 5 * m, y + 20 * m, mp.inf])
     assert close(R.gamma_exp_sf(y, alpha, theta, lam, 25), tail, 25)
@@ -322,7 +323,7 @@ def test_mean_abs_closed_form_special_case_and_gini_identity():
     # E|W1 - W2| = 2 int_0^inf G(y) (1 - G(y)) dy for W ~ Gamma + Exp with survival function G
     alpha, theta, lam = mp.mpf("0.4"), mp.mpf("1.5"), mp.mpf("0.6")
     with mp.workdps(40):
-        G = R._gamma_exp_sf_factory(alpha, theta, lam)
+        G = autocorrelation._gamma_exp_sf_factory(alpha, theta, lam)
         gini = 2 * mp.quad(lambda y: G(y) * (1 - G(y)), [0, theta, 4 * theta, 15 * theta, 40 * theta, mp.inf])
     assert close(R.mean_abs_closed_form(alpha, theta, lam, 30), gini, 30)
 
@@ -331,7 +332,7 @@ def test_var_closed_form_via_g():
     # Var Z = Var(W1 - W2) = 2 Var W, moments of W by quadrature of g
     alpha, theta, lam = mp.mpf("0.4"), mp.mpf("1.5"), mp.mpf("0.6")
     with mp.workdps(40):
-        g = R._gamma_exp_pdf_factory(alpha, theta, lam)
+        g = autocorrelation._gamma_exp_pdf_factory(alpha, theta, lam)
         pts = [0, theta / 10, theta, 4 * theta, 15 * theta, 40 * theta, mp.inf]
         m1 = mp.quad(lambda y: y * g(y), pts)
         m2 = mp.quad(lambda y: y * y * g(y), pts)
@@ -392,12 +393,12 @@ def test_naive_convolution_is_wrong_at_the_documented_point():
 
 def test_self_validation_raises_precision_error():
     with pytest.raises(PrecisionError):
-        R._validated(lambda variant: mp.mpf(1) + variant * mp.mpf("1e-14"), 15, "demo")
-    R._validated(lambda variant: mp.mpf(1) + variant * mp.mpf("1e-25"), 15, "demo")
+        _common._validated(lambda variant: mp.mpf(1) + variant * mp.mpf("1e-14"), 15, "demo")
+    _common._validated(lambda variant: mp.mpf(1) + variant * mp.mpf("1e-25"), 15, "demo")
     # a quadrature that cannot converge (x^-0.999 at the endpoint) is refused
     with pytest.raises(PrecisionError):
         with mp.workdps(25):
-            R._integrate([(lambda x: x ** mp.mpf("-0.999"), mp.zero, mp.one)], 15, "demo")
+            _common._integrate([(lambda x: x ** mp.mpf("-0.999"), mp.zero, mp.one)], 15, "demo")
 
 
 ORACLES = {
@@ -474,15 +475,42 @@ def test_fourier_refuses_too_many_digits():
 
 
 def test_no_engine_imports():
-    """The reference must not share code paths with the engine."""
-    import ast
-    import inspect
+    """No module of the reference package shares code with the engine.
 
-    # (tests/test_layers.py checks the same on the import graph of the whole package)
-    tree = ast.parse(inspect.getsource(R))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            assert node.module not in ("arete", "gamma_gamma", "arete_proofs.distributions.arete", "arete_proofs.distributions.gamma_gamma")
-            assert not any(a.name in ("arete", "gamma_gamma") for a in node.names)
-        if isinstance(node, ast.Import):
-            assert not any("arete_proofs.distributions.arete" in a.name or "gamma_gamma" in a.name for a in node.names)
+    Every import of every module of :mod:`arete_proofs.reference` (module level
+    and inside functions, relative ones resolved) is checked: from ``arete_proofs``
+    only :mod:`arete_proofs._validation` and the reference package itself may be
+    imported, never :mod:`arete_proofs.distributions`.  (tests/test_layers.py checks
+    the same on the import graph of the whole package.)
+    """
+    import ast
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    names = [R.__name__] + [f"{R.__name__}.{m.name}" for m in pkgutil.iter_modules(R.__path__)]
+    assert {"_common", "gamma_gamma", "autocorrelation", "fourier", "closed_forms"} <= {
+        n.rsplit(".", 1)[-1] for n in names}
+    for name in names:
+        module = importlib.import_module(name)
+        is_package = Path(module.__file__).name == "__init__.py"
+        base = name.split(".") if is_package else name.split(".")[:-1]
+        imported = []
+        for node in ast.walk(ast.parse(Path(module.__file__).read_text())):
+            if isinstance(node, ast.Import):
+                imported += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    prefix = base[: len(base) - (node.level - 1)]
+                    target = ".".join(prefix + ([node.module] if node.module else []))
+                else:
+                    target = node.module
+                imported += [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                    "import_module", "__import__"):
+                raise AssertionError(f"{name}: dynamic import")
+        for target in imported:
+            if target.split(".")[0] != "arete_proofs":
+                continue
+            assert target.startswith(("arete_proofs._validation", "arete_proofs.reference")), (name, target)
+            assert "distributions" not in target, (name, target)

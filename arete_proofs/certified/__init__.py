@@ -1,11 +1,11 @@
 """Ball arithmetic (python-flint ``arb``): proofs by the computer.
 
 * :mod:`~arete_proofs.certified.balls` -- rationals to balls, the box prover
-  :func:`certify_box`, :math:`f_A(0)` as a ball
+  :func:`~arete_proofs.certified.balls.certify_box`, :math:`f_A(0)` as a ball
 * :mod:`~arete_proofs.certified.density` -- balls that contain :math:`f_A(t)`
-  (:func:`pdf`, :func:`logpdf`)
+  (:func:`~arete_proofs.certified.density.pdf`, :func:`~arete_proofs.certified.density.logpdf`)
 * :mod:`~arete_proofs.certified.epsilon` -- a proved upper bound on the tight epsilon
-  (:func:`certify_epsilon`, ``arete certify``)
+  (:func:`~arete_proofs.certified.epsilon.certify_epsilon`, ``arete certify``)
 * :mod:`~arete_proofs.certified.statements` -- certificates of the paper's statements
   (``arete verify --certified``)
 

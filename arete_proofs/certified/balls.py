@@ -1,6 +1,6 @@
 r"""Ball-arithmetic primitives of the certified layer (python-flint ``arb``).
 
-Exact rationals to balls (:func:`_arb_of_fraction`, :func:`_to_arb`), the box
+Exact rationals to balls (``_arb_of_fraction``, ``_to_arb``), the box
 prover :func:`certify_box` with its result :class:`Certificate`, and the closed
 form of :math:`f_A(0)` as a ball (:func:`pdf_at_zero_ball`).  python-flint is
 imported inside the functions, so the package imports without it.
@@ -10,8 +10,8 @@ into sub-boxes on each of which the arb enclosure of the margin has a positive
 lower end; every sub-box is evaluated with all coordinates as balls containing
 the whole sub-box, so the enclosure bounds the margin at every point of it.
 
->>> c = certify_box(lambda x: 1 + x * x, {"x": ("-2", "3")})   # 1 + x^2 > 0
->>> c.holds, c.min_margin() >= 1
+>>> c = certify_box(lambda x: 2 - x * x, {"x": ("-1", "1")})   # 2 - x^2 >= 1 on [-1, 1]
+>>> c.holds, 0 < c.min_margin() <= 1    # a certified lower bound of the true minimum 1
 (True, True)
 """
 

@@ -33,7 +33,7 @@ an integrand analytic on the piece, or enclosed by an elementary bound:
   :math:`(\rho/2)\ln((S+\rho)/(S-\rho))`.
 
 Special cases: :math:`t=0` uses the closed form
-:func:`arete_proofs.certified.statements.pdf_at_zero_ball` (Gradshteyn-Ryzhik 6.621.3);
+:func:`arete_proofs.certified.balls.pdf_at_zero_ball` (Gradshteyn-Ryzhik 6.621.3);
 :math:`\rho=1` (:math:`\lambda=\theta`) is the Gamma-Gamma density of shape
 :math:`\alpha+1` (the Laplace law is Gamma-Gamma of shape 1), in closed form with
 :math:`K_{\alpha+1/2}`.  :math:`\alpha\ge1` is not supported (the cut integral

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed

@@ -1,4 +1,4 @@
-"""Exact distributions: the lowest layer (imports only :mod:`arete_proofs._validation`).
+"""Exact distributions: the lowest layer (imports only ``arete_proofs._validation``).
 
 One module per distribution of the paper, each with ``pdf``, ``logpdf``,
 ``cdf`` and ``sf`` to any requested number of digits (points first, then the

@@ -313,7 +313,7 @@ class _Solver:
             self.last = u_hi
             return u_hi
         if alpha >= 1.0:
-            # closed case (privacy.py, item 7): f_A is log-concave (Prekopa), so the tight
+            # closed case (arete_proofs.privacy.tight, item 7): f_A is log-concave (Prekopa), so the tight
             # epsilon is the tail limit 1/max(theta, lam), flat in lam below theta
             self.last = u_lo if 1.0 / theta <= self.target else u_hi
             return self.last

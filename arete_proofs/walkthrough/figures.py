@@ -9,7 +9,7 @@ package (no digitised curves):
 * :func:`figure_2` -- Figure 2: empirical CDFs of Arete (Lemma 3's parameters), Laplace and
   Staircase noise from the samplers (:func:`arete_proofs.mechanisms.figure_2_data`);
 * :func:`figure_3` -- Figure 3: worst-case privacy loss :math:`l(d)` of Arete (the Figure-4
-  :math:`\varepsilon = 6` parameters), Laplace and Staircase (:func:`arete_proofs.privacy.tight.loss_curves`);
+  :math:`\varepsilon = 6` parameters), Laplace and Staircase (:func:`arete_proofs.privacy.curves.loss_curves`);
 * :func:`figure_4` -- Figure 4: densities of the three Figure-4 parameter sets with their exact
   tight :math:`\varepsilon` (:func:`arete_proofs.privacy.tight.tight_epsilon`);
 * :func:`error_comparison` -- :math:`E|X|` against :math:`\varepsilon` for Laplace, Staircase,
@@ -252,14 +252,14 @@ def figure_2(eps_values=(5, 10, 15), size=10_000, seed=0, *, pyplot=False):
 
 
 def figure_3_data(eps=6, k=3, points=25, params=None, digits=6, cache=True):
-    r"""Data of :func:`figure_3` (:func:`arete_proofs.privacy.tight.loss_curves`, cached): floats.
+    r"""Data of :func:`figure_3` (:func:`arete_proofs.privacy.curves.loss_curves`, cached): floats.
 
     ``params`` defaults to ``FIGURE_4[6]`` (the paper's Figure 3 uses the
     :math:`\varepsilon = 6` parameters of Figure 4).  Each Arete point is a certified
     supremum at ``digits`` digits, about 1.3 s each.
     """
     from ..distributions.params import FIGURE_4
-    from ..privacy.tight import loss_curves
+    from ..privacy.curves import loss_curves
 
     if params is None:
         params = FIGURE_4[6]

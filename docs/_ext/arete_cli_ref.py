@@ -1,11 +1,13 @@
 """Sphinx extension: the automatic CLI reference.
 
 The directive ``.. arete-cli::`` renders, from
-:func:`arete_proofs.cli.build_parser`, the ``--help`` output of the main
-``arete`` parser and of every registered subcommand (recursively, should a
-subcommand have subcommands of its own), one section per command, each a
-literal block.  Help text is formatted at a fixed width (``WIDTH`` columns,
-independent of ``COLUMNS`` and of the terminal), so builds are reproducible.
+:func:`arete_proofs.cli.build_parser` (in :mod:`arete_proofs.cli.parser`; each
+subcommand is defined in its own module of :mod:`arete_proofs.cli`), the
+``--help`` output of the main ``arete`` parser and of every registered
+subcommand (recursively, should a subcommand have subcommands of its own), one
+section per command, each a literal block.  Help text is formatted at a fixed
+width (``WIDTH`` columns, independent of ``COLUMNS`` and of the terminal), so
+builds are reproducible.
 
 Options of the directive:
 
@@ -27,6 +29,7 @@ import argparse
 import functools
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -104,9 +107,11 @@ class AreteCliDirective(SphinxDirective):
         prog = self.options.get("prog") or parser.prog
         self.env.note_dependency(__file__)
         try:
-            import arete_proofs.cli as cli_module
+            import arete_proofs.cli as cli_package
 
-            self.env.note_dependency(cli_module.__file__)
+            # one module per subcommand: a change to any of them changes the help
+            for path in sorted(Path(cli_package.__file__).parent.glob("*.py")):
+                self.env.note_dependency(str(path))
         except Exception:  # pragma: no cover - only a rebuild hint
             pass
 

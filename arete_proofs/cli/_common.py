@@ -1,0 +1,223 @@
+"""Shared pieces of the ``arete`` command line: the parser class, options, the command registry.
+
+Every subcommand module (:mod:`.density`, :mod:`.verify`, :mod:`.epsilon`,
+:mod:`.certify`, :mod:`.optimize`, :mod:`.simulate`) imports this module and
+registers each of its subcommands, a function ``run(args) -> int``, with
+:func:`command`; the options a subcommand needs are added by small reusable
+helpers (:func:`add_parameter_options`, :func:`add_digits_option`, ...), so a new
+subcommand is one decorated function plus, if needed, one helper.
+:func:`arete_proofs.cli.parser.build_parser` imports the subcommand modules and
+builds one subparser per registered command.  This module imports none of them.
+
+Numbers given on the command line are handed to the library as the original
+decimal strings, never through ``float``.  Usage errors (:class:`UsageError`) and
+the library's :class:`ValueError` / :class:`~arete_proofs.PrecisionError` are
+reported by :func:`arete_proofs.cli.parser.main` as one line ``arete: error: ...``
+on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import mpmath
+from mpmath import mp
+
+from .._validation import MAX_DIGITS
+
+PROG = "arete"
+DEFAULT_DIGITS = 15
+EXIT_USAGE = 2
+
+DESCRIPTION = """\
+Arbitrary-precision densities of the Arete distribution
+(Pagh & Stausholm, "Infinitely Divisible Noise in the Low Privacy Regime", ALT 2022):
+
+    Z = X1 - X2 + Y,   X1, X2 ~ Gamma(alpha, theta),   Y ~ Laplace(lam).
+
+Every value is printed with --digits significant digits, all of which the
+library guarantees (it raises an error rather than print unearned digits).
+"""
+
+#: Anything that starts like a negative number (``-0.25``, ``-.5``, ``-1e-8``,
+#: ``-inf``) is a value, not an option.  argparse's own test (``-0.25`` yes,
+#: ``-1e-8`` no) is widened to this; no option of this CLI looks like a number.
+_NEGATIVE_NUMBER = re.compile(r"^-(?:\.?\d|inf(?:inity)?$|nan$)", re.IGNORECASE)
+
+
+class UsageError(ValueError):
+    """A bad combination of command-line options."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser that reports errors in one line and takes negative numbers as values."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+        # argparse consults this (private, long-stable) attribute to decide
+        # whether "-1e-8" is an option or a value; tests/test_cli.py guards it.
+        self._negative_number_matcher = _NEGATIVE_NUMBER
+
+    def error(self, message):  # noqa: D102 - argparse hook
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# --------------------------------------------------------------------------
+# Reusable option helpers
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Parameters:
+    """Distribution parameters as handed to the library, plus how to report them."""
+
+    alpha: object
+    theta: object
+    lam: object
+    #: JSON description: the strings as given, or rounded values for --paper-eps.
+    report: dict[str, str] = field(default_factory=dict)
+
+
+def add_parameter_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--alpha/--theta/--lam`` or ``--paper-eps [--delta]`` to ``parser``.
+
+    Read them back with :func:`resolve_parameters`.
+    """
+    group = parser.add_argument_group(
+        "distribution parameters",
+        "Give either all of --alpha, --theta, --lam, or --paper-eps (optionally with\n"
+        "--delta).  Values are decimal strings, parsed exactly at the working precision.",
+    )
+    group.add_argument("--alpha", metavar="ALPHA", help="Gamma shape alpha > 0")
+    group.add_argument("--theta", metavar="THETA", help="Gamma scale theta > 0")
+    group.add_argument("--lam", metavar="LAM", help="Laplace scale lambda > 0")
+    group.add_argument(
+        "--paper-eps",
+        metavar="EPS",
+        help="use the paper's parameters for privacy parameter EPS (Lemma 3): "
+        "alpha = lam = exp(-EPS/4), theta = 4*DELTA/EPS",
+    )
+    group.add_argument(
+        "--delta", metavar="DELTA", help="sensitivity Delta for --paper-eps (default 1)"
+    )
+
+
+def resolve_parameters(args: argparse.Namespace, digits: int, *, delta_for_explicit: bool = False) -> Parameters:
+    """Check the parameter options of ``args`` and return the values to use.
+
+    ``delta_for_explicit``: ``--delta`` is also meaningful with ``--alpha/--theta/--lam``
+    (a subcommand that takes the sensitivity, such as ``arete epsilon``).
+    """
+    explicit = {name: getattr(args, name) for name in ("alpha", "theta", "lam")}
+    given = [f"--{name}" for name, value in explicit.items() if value is not None]
+    if args.paper_eps is not None:
+        if given:
+            raise UsageError(f"--paper-eps cannot be combined with {', '.join(given)}")
+        from ..distributions.params import paper_parameters
+
+        delta = args.delta if args.delta is not None else "1"
+        alpha, theta, lam = paper_parameters(args.paper_eps, delta, digits=digits)
+        report = {
+            "alpha": format_value(alpha, digits + 5),
+            "theta": format_value(theta, digits + 5),
+            "lam": format_value(lam, digits + 5),
+            "paper_eps": args.paper_eps,
+            "delta": delta,
+        }
+        return Parameters(alpha, theta, lam, report)
+    if args.delta is not None and not delta_for_explicit:
+        raise UsageError("--delta is only meaningful with --paper-eps")
+    missing = [f"--{name}" for name, value in explicit.items() if value is None]
+    if missing:
+        raise UsageError(
+            f"the following arguments are required: {', '.join(missing)} (or use --paper-eps)"
+        )
+    return Parameters(**explicit, report=dict(explicit))
+
+
+def add_digits_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--digits D`` (significant digits of every printed value)."""
+    parser.add_argument(
+        "--digits",
+        metavar="D",
+        type=int,
+        default=DEFAULT_DIGITS,
+        help=f"significant digits of the output, 1..{MAX_DIGITS} (default {DEFAULT_DIGITS}); "
+        "every printed digit is guaranteed",
+    )
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--json`` (one JSON document instead of text lines)."""
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON document; numbers are strings so no digit is lost",
+    )
+
+
+def format_value(x, digits: int) -> str:
+    """Format ``x`` with exactly ``digits`` significant digits; ``inf``/``-inf`` for infinities.
+
+    >>> format_value(mpmath.mpf(1) / 3, 5), format_value(mpmath.mpf("2.5e-30"), 3)
+    ('0.33333', '2.50e-30')
+    >>> format_value(mpmath.inf, 15), format_value(mpmath.mpf(1), 4)
+    ('inf', '1.000')
+    >>> with mpmath.workdps(30):
+    ...     third = mpmath.mpf(1) / 3
+    >>> format_value(third, 25)  # all digits of x, whatever mpmath.mp.dps is now
+    '0.3333333333333333333333333'
+
+    """
+    if not isinstance(x, mpmath.mpf):
+        with mp.workdps(digits + 10):  # never round through the global precision
+            x = mp.mpf(x)
+    if mp.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if mp.isnan(x):
+        return "nan"
+    return mpmath.nstr(x, digits, strip_zeros=False)
+
+
+# --------------------------------------------------------------------------
+# The command registry
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Command:
+    name: str
+    help: str
+    description: str
+    options: tuple[Callable[[argparse.ArgumentParser], None], ...]
+    run: Callable[[argparse.Namespace], int]
+
+
+#: Registered subcommands by name, in registration order (re-registering a name,
+#: as a module reload does, replaces the entry in place).
+COMMANDS: dict[str, _Command] = {}
+
+
+def command(name: str, *, help: str, description: str = "", options=()):
+    """Register ``run(args) -> int`` as subcommand ``name``.
+
+    ``options`` are functions ``f(parser)`` that add the subcommand's arguments.
+    """
+
+    def register(run):
+        COMMANDS[name] = _Command(name, help, description or help, tuple(options), run)
+        return run
+
+    return register
+
+
+def need_flint(option: str) -> None:
+    """Raise :class:`UsageError` naming ``option`` unless python-flint is installed."""
+    try:
+        import flint  # noqa: F401
+    except ImportError:
+        raise UsageError(f"{option} needs python-flint: pip install 'arete-proofs[certified]'") from None

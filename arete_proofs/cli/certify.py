@@ -1,0 +1,92 @@
+"""``arete certify``: a certified upper bound on the tight epsilon (extra ``certified``).
+
+Runs :func:`arete_proofs.certified.epsilon.certify_epsilon`; the numeric tight
+epsilon alone is ``arete epsilon`` (:mod:`arete_proofs.cli.epsilon`).  Shared
+options and the registry: :mod:`arete_proofs.cli._common`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ._common import add_parameter_options, command, need_flint, resolve_parameters
+
+
+def _certify_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", metavar="EPS",
+                        help="exit 0 only if the certified bound is at most EPS (stops refining once it is)")
+    parser.add_argument("--tol", metavar="TOL", default="1e-4",
+                        help="refine until the certified upper and lower bounds are within TOL (default 1e-4)")
+    parser.add_argument("--workers", metavar="N", type=int, default=1,
+                        help="processes evaluating the certified densities (default 1)")
+    parser.add_argument("--max-seconds", metavar="S", type=float, default=1200,
+                        help="stop refining after S seconds; the bound printed is still certified (default 1200)")
+    parser.add_argument("--no-numeric", action="store_true",
+                        help="do not compute the engine's tight epsilon for comparison")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@command(
+    "certify",
+    help="prove an upper bound on the tight epsilon in ball arithmetic (extra 'certified')",
+    description="""\
+Proves epsilon* <= BOUND for Arete(alpha, theta, lam) noise and sensitivity DELTA
+(default 1), where epsilon* = sup_t ln f_A(t)/f_A(t + DELTA) is the tight epsilon, using
+arb ball enclosures of f_A on a cover of [0, T] and a certified tail bound for t >= T
+(arete_proofs.certified.epsilon).  With --paper-eps the parameters are the exact
+e^(-EPS/4) (as a ball) and 4*DELTA/EPS.  Prints the certified bound, a certified lower bound,
+the engine's tight epsilon and the gap, the cover size and the time.  With --target,
+the exit status is 0 only if the certified bound is at most the target (1 otherwise).
+Examples:
+
+    arete certify --alpha 0.07559007048913552 --theta 0.6295929433519876 --lam 0.05453349704921005 --target 6
+    arete certify --paper-eps 20 --delta 10 --json
+""",
+    options=(add_parameter_options, _certify_arguments),
+)
+def certify_command(args: argparse.Namespace) -> int:
+    """``arete certify``: certified upper bound on the tight epsilon."""
+    need_flint("arete certify")
+    from ..certified.epsilon import certify_epsilon
+
+    params = resolve_parameters(args, 30, delta_for_explicit=True)
+    delta = args.delta if args.delta is not None else "1"
+    alpha, theta, lam = params.alpha, params.theta, params.lam
+    if args.paper_eps is not None:
+        # the exact paper parameters: e^{-eps/4} as a 128-bit ball, theta = 4 Delta/eps as a fraction
+        from flint import ctx
+
+        from ..certified.density import _arb, exact_parameter
+
+        e, d = exact_parameter(args.paper_eps, "--paper-eps"), exact_parameter(delta, "--delta")
+        old, ctx.prec = ctx.prec, 128
+        try:
+            alpha = lam = (-_arb(e) / 4).exp()
+        finally:
+            ctx.prec = old
+        theta = 4 * d / e
+    r = certify_epsilon(alpha, theta, lam, delta, tol=args.tol, target=args.target,
+                        workers=args.workers, numeric=not args.no_numeric, max_seconds=args.max_seconds,
+                        progress=not args.quiet)
+    ok = r.target is None or r.meets_target
+    if args.json:
+        doc = {**params.report, "delta": delta, **{k: v for k, v in r.to_dict().items()
+                                                    if k not in ("alpha", "theta", "lam", "Delta")},
+               "exact_parameters": {"alpha": r.alpha, "theta": r.theta, "lam": r.lam, "Delta": r.Delta}}
+        print(json.dumps(doc, indent=2, default=str))
+    else:
+        print(f"certified bound  epsilon* <= {r.upper!r}")
+        if r.lower is not None:
+            print(f"certified lower  epsilon* >= {r.lower!r}  (at t = {r.t_star!r})")
+        if r.numeric is not None:
+            print(f"numeric tight    epsilon* =  {r.numeric!r}  (gap {r.gap:.3g})")
+        print(f"method           {r.method}: {r.argument}")
+        if r.method == "cover":
+            print(f"cover            {r.cells} cells on [0, {r.T!r}], tail bound {r.tail!r} for t >= T, "
+                  f"{r.evaluations} certified density evaluations")
+        print(f"time             {r.seconds:.1f} s")
+        if r.target is not None:
+            print(f"target           {r.target!r}: {'met' if r.meets_target else 'NOT met'}")
+    return 0 if ok else 1

@@ -1,0 +1,107 @@
+"""``arete density``: the density (or CDF) of Arete(alpha, theta, lam) at given points.
+
+With ``--certified``, arb balls that provably contain the density
+(:mod:`arete_proofs.certified.density`).  Shared options and the registry:
+:mod:`arete_proofs.cli._common`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ._common import (
+    DESCRIPTION,
+    Parameters,
+    UsageError,
+    add_digits_option,
+    add_output_options,
+    add_parameter_options,
+    command,
+    format_value,
+    need_flint,
+    resolve_parameters,
+)
+
+
+def _density_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cdf", action="store_true", help="print the CDF P(Z <= t) instead of the density"
+    )
+    parser.add_argument(
+        "--certified", action="store_true",
+        help="print a ball [mid +/- rad] that provably contains f_A(t) (arb ball arithmetic, "
+        "relative radius <= 10^-D; extra 'certified': python-flint; 0 < alpha < 1, finite t)",
+    )
+    parser.add_argument(
+        "points",
+        metavar="T",
+        nargs="+",
+        help="points t (decimal strings; negative values and inf/-inf are allowed)",
+    )
+
+
+@command(
+    "density",
+    help="density (or CDF) of Arete(alpha, theta, lam) at given points",
+    description=DESCRIPTION
+    + """
+Prints one line per point: the point as given, then the value.  Examples:
+
+    arete density --alpha 0.5 --theta 1 --lam 0.5 -0.25 0 0.5
+    arete density --paper-eps 20 --digits 30 --cdf 0 1
+    arete density --paper-eps 20 --json 0.5
+    arete density --alpha 0.5 --theta 2 --lam 0.5 --certified 0 1
+""",
+    options=(add_parameter_options, add_digits_option, add_output_options, _density_arguments),
+)
+def density(args: argparse.Namespace) -> int:
+    """``arete density``: print f_A(t) (or the CDF) at each point."""
+    from ..distributions import arete
+
+    digits = args.digits
+    params = resolve_parameters(args, digits)
+    if args.certified:
+        return _certified_density(args, params, digits)
+    quantity = "cdf" if args.cdf else "pdf"
+    fn = arete.cdf if args.cdf else arete.pdf
+    values = fn(list(args.points), params.alpha, params.theta, params.lam, digits=digits)
+    texts = [format_value(v, digits) for v in values]
+    if args.json:
+        doc = {
+            "distribution": "arete",
+            **{k: params.report[k] for k in ("alpha", "theta", "lam")},
+            **{k: v for k, v in params.report.items() if k not in ("alpha", "theta", "lam")},
+            "digits": digits,
+            "quantity": quantity,
+            "points": [{"t": t, "value": v} for t, v in zip(args.points, texts)],
+        }
+        print(json.dumps(doc, indent=2))
+    else:
+        width = max(len(t) for t in args.points)
+        for t, v in zip(args.points, texts):
+            print(f"{t:<{width}}  {v}")
+    return 0
+
+
+def _certified_density(args: argparse.Namespace, params: Parameters, digits: int) -> int:
+    """``arete density --certified``: one arb ball per point."""
+    need_flint("--certified")
+    if args.cdf:
+        raise UsageError("--certified gives the density only (not with --cdf)")
+    from ..certified.density import pdf_ball
+
+    balls = [pdf_ball(t, params.alpha, params.theta, params.lam, digits=digits) for t in args.points]
+    texts = [b.str(digits + 2, radius=True) for b in balls]
+    if args.json:
+        doc = {"distribution": "arete", **params.report, "digits": digits, "quantity": "pdf",
+               "certified": True,
+               "points": [{"t": t, "ball": x, "lower": b.lower().str(digits + 3, radius=False),
+                           "upper": b.upper().str(digits + 3, radius=False)}
+                          for t, x, b in zip(args.points, texts, balls)]}
+        print(json.dumps(doc, indent=2))
+    else:
+        width = max(len(t) for t in args.points)
+        for t, x in zip(args.points, texts):
+            print(f"{t:<{width}}  {x}")
+    return 0

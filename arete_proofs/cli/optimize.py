@@ -1,0 +1,113 @@
+"""``arete optimize`` and ``arete compare``: optimized Arete parameters and the error table.
+
+Both take a target epsilon (:func:`_target_arguments`) and use
+:mod:`arete_proofs.privacy.optimize` / :mod:`arete_proofs.privacy.errors`.
+Shared options and the registry: :mod:`arete_proofs.cli._common`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import mpmath
+
+from ._common import command, format_value
+
+
+def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> None:
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--epsilon", metavar="E", nargs="+" if many else None,
+                       help="target privacy parameter eps > 0" + (" (one or more)" if many else ""))
+    group.add_argument("--paper-eps", metavar="E", nargs="+" if many else None,
+                       help="as --epsilon, and also show the paper's parameters (Lemma 3) at that eps")
+    parser.add_argument("--delta", metavar="DELTA", default="1", help="sensitivity Delta > 0 (default 1)")
+    parser.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs",
+                        help="minimise E|Z| (default) or Var Z")
+    parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
+
+
+def _num(x, digits=12):
+    return format_value(x, digits)
+
+
+@command(
+    "optimize",
+    help="Arete parameters minimising E|Z| (or Var Z) subject to a tight epsilon <= target",
+    description="""\
+Finds (alpha, theta, lam) minimising E|Z| (--objective mean_abs) or Var Z
+(--objective variance) subject to tight_epsilon(alpha, theta, lam, DELTA) <= E, the
+exact (certified) tight epsilon of the noise.  Prints alpha, theta, lam, the exact
+epsilon reached, E|Z| and Var Z.  Examples:
+
+    arete optimize --epsilon 8
+    arete optimize --epsilon 6 --delta 2 --objective variance --json
+""",
+    options=(_target_arguments,),
+)
+def optimize_command(args: argparse.Namespace) -> int:
+    """``arete optimize``: the best Arete parameters for a target epsilon."""
+    from ..privacy import errors, optimize
+
+    target = args.epsilon if args.epsilon is not None else args.paper_eps
+    o = optimize.optimize(target, args.delta, objective=args.objective)
+    lines = {"alpha": repr(o.alpha), "theta": repr(o.theta), "lam": repr(o.lam),
+             "epsilon": _num(o.epsilon), "mean_abs": _num(o.mean_abs), "variance": _num(o.variance)}
+    extra = {}
+    if args.paper_eps is not None:
+        p = errors.paper_errors(target, args.delta)
+        extra = {"paper_" + k: (_num(v) if not isinstance(v, str) else v) for k, v in p.parameters.items()}
+        extra.update(paper_mean_abs=_num(p.mean_abs), paper_variance=_num(p.variance),
+                     paper_lemma3_applies=str(p.lemma3_applies).lower())
+    if args.json:
+        print(json.dumps({"target": target, "delta": args.delta, "objective": args.objective, **lines,
+                          **extra, "seconds": round(o.seconds, 2)}, indent=2))
+    else:
+        for k, v in {**lines, **extra}.items():
+            print(f"{k} {v}")
+    return 0
+
+
+@command(
+    "compare",
+    help="error table: Arete-optimized, Laplace, Staircase and the paper's parameters at a given epsilon",
+    description="""\
+Prints, for each target epsilon, the exact E|X| and Var X of: Arete with optimized
+parameters (tight epsilon <= E, minimising --objective), Laplace (lam = DELTA/E),
+Staircase (gamma optimal for E|X| and, separately, for Var X) and Arete with the
+paper's parameters where Lemma 3 applies (E >= 20 + 4 ln DELTA, DELTA >= 2/e).
+Examples:
+
+    arete compare --epsilon 8
+    arete compare --epsilon 6 10 20 --json
+""",
+    options=(lambda p: _target_arguments(p, many=True),),
+)
+def compare_command(args: argparse.Namespace) -> int:
+    """``arete compare``: the error comparison table."""
+    from ..privacy import errors
+
+    eps_values = args.epsilon if args.epsilon is not None else args.paper_eps
+    rows = errors.comparison_table(eps_values, args.delta, objective=args.objective)
+    if args.json:
+        print(json.dumps({"delta": args.delta, "objective": args.objective,
+                          "rows": [r.as_dict(12) for r in rows]}, indent=2))
+        return 0
+    table = [("eps", "noise", "E|X|", "Var X", "parameters")]
+    for r in rows:
+        e = mpmath.nstr(mpmath.mpf(r.eps), 6)
+        if r.arete is not None:
+            o = r.arete
+            table.append((e, f"arete-optimized ({args.objective})", _num(o.mean_abs, 6), _num(o.variance, 6),
+                          f"alpha={o.alpha:.6g} theta={o.theta:.6g} lam={o.lam:.6g} eps*={_num(o.epsilon, 8)}"))
+        for label, n in (("laplace", r.laplace), ("staircase", r.staircase), ("arete-paper", r.paper)):
+            if n is None:
+                continue
+            params = " ".join(f"{k}={mpmath.nstr(mpmath.mpf(v), 6) if not isinstance(v, (str, bool)) else v}"
+                              for k, v in n.parameters.items())
+            table.append((e, label, _num(n.mean_abs, 6), _num(n.variance, 6), params))
+    widths = [max(len(row[i]) for row in table) for i in range(4)]
+    for row in table:
+        print("  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w) for i, (c, w) in enumerate(zip(row[:4], widths)))
+              + "  " + row[4])
+    return 0

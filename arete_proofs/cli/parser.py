@@ -1,0 +1,62 @@
+"""The ``arete`` parser and entry point: :func:`build_parser` and :func:`main`.
+
+Importing the subcommand modules registers their commands with
+:func:`arete_proofs.cli._common.command`; :func:`build_parser` adds one
+subparser per registered command, in the order of :data:`SUBCOMMAND_MODULES`
+(and, within a module, in the order the module registers them), whatever order
+the modules happened to be imported in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .._validation import PrecisionError
+from .._version import __version__
+from . import certify, density, epsilon, optimize, simulate, verify
+from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser
+
+#: The subcommand modules, in the order ``arete --help`` lists their commands.
+SUBCOMMAND_MODULES = (density, verify, epsilon, certify, optimize, simulate)
+
+
+def _ordered_commands() -> list[_Command]:
+    """The registered commands, grouped by :data:`SUBCOMMAND_MODULES` (others last)."""
+    rank = {module.__name__: i for i, module in enumerate(SUBCOMMAND_MODULES)}
+    return sorted(COMMANDS.values(), key=lambda cmd: rank.get(cmd.run.__module__, len(rank)))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``arete`` argument parser with every registered subcommand."""
+    parser = _Parser(prog=PROG, description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for cmd in _ordered_commands():
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description)
+        for add in cmd.options:
+            add(p)
+        p.set_defaults(run=cmd.run)
+    return parser
+
+
+def _error(message: str) -> int:
+    message = " ".join(str(message).split()) or "unknown error"
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return args.run(args)
+    except SystemExit as exc:  # --help / --version
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except (ValueError, PrecisionError) as exc:
+        return _error(exc)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130

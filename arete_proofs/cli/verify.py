@@ -1,0 +1,187 @@
+"""``arete verify``: check the paper's proof chain statement by statement over parameter grids.
+
+Runs :func:`arete_proofs.chain.verify.verify` (and, on request, the sympy proofs,
+the observations and the ball-arithmetic certificates of the registry) and prints
+one table row per statement.  Shared options and the registry:
+:mod:`arete_proofs.cli._common`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+
+import mpmath
+
+from ._common import UsageError, command
+
+
+def _verify_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..chain.grids import LEVELS
+    from ..chain.registry import STATEMENT_IDS
+    from ..chain.verify import DEFAULT_DIGITS as VERIFY_DIGITS
+
+    parser.add_argument("--statement", metavar="ID", action="append", choices=STATEMENT_IDS,
+                        help="check only this statement (repeatable); one of: " + ", ".join(STATEMENT_IDS))
+    parser.add_argument("--grid", choices=LEVELS, default="default",
+                        help="grid size: quick (seconds), default, fine (default: default)")
+    parser.add_argument("--digits", metavar="D", type=int, default=VERIFY_DIGITS,
+                        help=f"digits of the first evaluation of each point (default {VERIFY_DIGITS}); "
+                        "points within the numerical error are re-evaluated at higher precision")
+    parser.add_argument("--workers", metavar="N", type=int, default=1,
+                        help="worker processes (default 1)")
+    parser.add_argument("--dask", metavar="ADDRESS",
+                        help="send the grid points to the Dask scheduler at ADDRESS (extra 'dask')")
+    parser.add_argument("--json", metavar="FILE", help="write the full report as JSON to FILE")
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="compare with a saved report; fail on a violation or a changed minimum slack")
+    parser.add_argument("--tolerance", metavar="T", type=float, default=1e-6,
+                        help="relative tolerance of --baseline on the minimum slack (default 1e-6)")
+    parser.add_argument("--symbolic", action="store_true",
+                        help="also run the sympy proofs of the algebraic steps")
+    parser.add_argument("--observations", action="store_true",
+                        help="also check the paper's literal statements listed as observations (errata)")
+    parser.add_argument("--certified", action="store_true",
+                        help="also run the ball-arithmetic certificates of the closed-form statements "
+                        "(extra 'certified': python-flint)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
+
+
+def _short(value: str) -> str:
+    import sympy as sp
+
+    try:
+        expr = sp.sympify(value)
+    except (sp.SympifyError, TypeError):
+        return value
+    if expr.is_Integer or (expr.is_Rational and len(value) <= 8) or len(value) <= 8:
+        return value
+    return mpmath.nstr(mpmath.mpf(sp.N(expr, 20)), 4)
+
+
+def _where(argmin: dict) -> str:
+    if not argmin:
+        return "-"
+    skip = ("bound", "lhs", "rhs", "digits")
+    point = ", ".join(f"{k}={_short(v)}" for k, v in argmin.items() if k not in skip)
+    return f"{argmin.get('bound', '')}: {point}"
+
+
+def _slack_text(x) -> str:
+    if isinstance(x, str):
+        return x
+    if x != x:
+        return "nan"
+    if x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:.4g}"
+
+
+def _run_certificates(statement_ids):
+    """Run the registry's certificates (``arete verify --certified``)."""
+    import importlib.util
+
+    if importlib.util.find_spec("flint") is None:
+        raise UsageError("--certified needs python-flint: pip install 'arete-proofs[certified]'")
+    from ..certified import statements as certified
+    from ..chain.registry import REGISTRY, STATEMENT_IDS
+
+    out = []
+    for sid in statement_ids or STATEMENT_IDS:
+        for name in REGISTRY[sid].certificates:
+            c = getattr(certified, name)()
+            m = c.min_margin()
+            out.append({"id": sid, "function": name, "statement": c.statement, "inequality": c.inequality,
+                        "holds": c.holds, "boxes": len(c.boxes),
+                        "min_margin": None if m is None else float(m),
+                        "undecided_or_refuted_box": None if c.undecided_or_refuted_box is None
+                        else {k: [str(x) for x in v] for k, v in c.undecided_or_refuted_box.items()},
+                        "seconds": round(c.seconds, 3), "argument": c.argument})
+    return out
+
+
+@command(
+    "verify",
+    help="check the paper's proof chain statement by statement over parameter grids",
+    description="""\
+Checks every bound of the paper's statements (Lemmas 2, 3, 14-19, 26-28, Claim 1,
+Note 2) at every point of a grid built from the statement's hypotheses, and prints
+per statement: points checked, violations, minimum slack ln(rhs/lhs) and where it
+occurs.  Exit status 0 only when everything holds (and, with --baseline, no
+minimum slack changed).  Examples:
+
+    arete verify --grid quick
+    arete verify --workers 2 --symbolic --observations --json report.json
+    arete verify --statement lemma-18 --grid fine --digits 30
+    arete verify --baseline tests/data/verify_quick_baseline.json --grid quick
+""",
+    options=(_verify_arguments,),
+)
+def verify_command(args: argparse.Namespace) -> int:
+    """``arete verify``: run the grid checks, print the table, compare with a baseline."""
+    from ..chain import verify as V
+
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    baseline = V.load_report(args.baseline) if args.baseline else None
+    report = V.verify(args.statement, level=args.grid, digits=args.digits, workers=args.workers,
+                      dask_address=args.dask, progress=not args.no_progress)
+    if args.symbolic:
+        from ..chain import symbolic
+
+        report.symbolic = [dataclasses.asdict(r) for r in symbolic.run()]
+    if args.observations:
+        from ..chain import observations
+
+        report.observations = [dataclasses.asdict(o) for o in observations.run(digits=args.digits)]
+    if args.certified:
+        report.certified = _run_certificates(args.statement)
+    from ..chain.registry import REGISTRY
+
+    rows = [("id", "statement", "checks", "points", "violations", "tight", "min slack", "where")]
+    for s in report.statements:
+        rows.append((s.id, s.number, REGISTRY[s.id].check_kinds, str(s.points), str(s.violations),
+                     str(s.tight), _slack_text(s.min_slack), _where(s.argmin)))
+    widths = [max(len(r[i]) for r in rows) for i in range(7)]
+    for r in rows:
+        print("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(r[:7], widths)))
+              + "  " + r[7])
+    for s in report.statements:
+        for e in s.grid_errors[:3]:
+            print(f"GRID ERROR {s.id}: {e['point']} violates {', '.join(e['hypotheses'])}")
+        for b in s.bounds:
+            for ex in b.examples[:3]:
+                print(f"VIOLATION {s.id} [{b.name}] at {ex['point']}: lhs = {ex['lhs']}, rhs = {ex['rhs']}")
+    if report.symbolic:
+        print()
+        for r in report.symbolic:
+            print(f"symbolic {r['id']:<28} {'holds' if r['holds'] else 'FAILS'}  {r['title']}")
+    if report.certified:
+        print()
+        for c in report.certified:
+            verdict = {True: "certified", False: "REFUTED", None: "UNDECIDED"}[c["holds"]]
+            print(f"certificate {c['function']:<28} {verdict:<10} {c['statement']}: {c['inequality']} "
+                  f"({c['boxes']} boxes, min margin {c['min_margin']})")
+    if report.observations:
+        print()
+        for o in report.observations:
+            print(f"observation {o['id']:<24} {o['verdict']:<9} {o['literal']}")
+    print(f"\n{sum(s.points for s in report.statements)} checks on the {report.grid} grid in "
+          f"{report.wall_seconds:.1f} s with {args.workers} worker(s)"
+          + (f" on Dask at {args.dask}" if args.dask else ""))
+    status = 0 if report.ok else 1
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(report.to_json(), fh, indent=1)
+    if baseline is not None:
+        problems = V.compare_baseline(report, baseline, args.tolerance)
+        for p in problems:
+            print(f"BASELINE {p}")
+        if problems:
+            status = 1
+        else:
+            print(f"baseline {args.baseline}: no regression (tolerance {args.tolerance:g})")
+    print("all statements hold" if status == 0 else "FAILED", file=sys.stderr if status == 0 else sys.stdout)
+    return status
