@@ -196,7 +196,7 @@ def pdf(t, alpha, theta, lam, *, digits=None):
     r"""Density :math:`f_A(t)` (Definition 9) to ``digits`` significant digits.
 
     A ball that provably contains :math:`f_A(t)` is
-    :func:`arete_proofs.certified.pdf` (the certified layer; extra ``certified``).
+    ``arete_proofs.certified.pdf`` (the certified layer; extra ``certified``).
 
     >>> from mpmath import mp
     >>> # alpha -> 0 gives Laplace(lam) (Section 1): f_A(0) -> 1/(2 lam)
