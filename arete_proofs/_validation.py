@@ -24,6 +24,9 @@ __all__ = [
     "PrecisionError",
     "MAX_DIGITS",
     "GUARD_DIGITS",
+    "TIME_BUDGET",
+    "deadline",
+    "check_deadline",
     "resolve_digits",
     "to_mpf",
     "positive",
@@ -31,13 +34,19 @@ __all__ = [
     "real",
 ]
 
-#: Largest number of significant digits a caller may ask for.  Beyond this the
-#: quadratures become impractically slow (minutes per point); asking for more
-#: is treated as a usage error rather than a silent hang.
+#: Largest number of significant digits a caller may ask for.  The quadratures take
+#: about a minute per point at 1000 digits (:data:`TIME_BUDGET` bounds them); asking
+#: for more is treated as a usage error rather than a silent hang.
 MAX_DIGITS = 1000
 
 #: Guard digits carried by internal computations beyond what the caller asked for.
 GUARD_DIGITS = 10
+
+#: Wall-clock seconds one quadrature call (a batch of points at one parameter set) may take
+#: before it gives up with :class:`PrecisionError` instead of running on (the last resort
+#: against extreme inputs such as ``digits=1000``, which take minutes per point).  ``None``
+#: disables the budget.  Read at call time, so it can be changed at run time.
+TIME_BUDGET = 60.0
 
 
 class PrecisionError(ArithmeticError):
@@ -46,6 +55,23 @@ class PrecisionError(ArithmeticError):
     Raised instead of returning a number whose digits have not been earned
     (for example when a quadrature does not converge within its budget).
     """
+
+
+def deadline():
+    """The ``time.monotonic()`` value at which a quadrature started now must stop (or ``None``)."""
+    import time
+
+    return None if TIME_BUDGET is None else time.monotonic() + TIME_BUDGET
+
+
+def check_deadline(when, what: str) -> None:
+    """Raise :class:`PrecisionError` when the deadline ``when`` (from :func:`deadline`) has passed."""
+    import time
+
+    if when is not None and time.monotonic() > when:
+        raise PrecisionError(
+            f"{what} did not finish within the time budget of {TIME_BUDGET:g} s "
+            "(arete_proofs._validation.TIME_BUDGET); ask for fewer digits")
 
 
 def resolve_digits(digits, name: str = "digits") -> int:

@@ -140,3 +140,17 @@ def test_corollary5_points_certified_and_false_variant_refuted():
     assert c.holds is True and len(c.boxes) == 2 and c.min_margin() > 5
     f = C.corollary5_false_certificate()
     assert f.holds is False and f.undecided_or_refuted_box == {"eps": (20, 20), "Delta": (1, 1)}
+
+
+def test_certified_density_refuses_parameters_outside_its_plan():
+    # issue 16: `arete certify --paper-eps 1e4` ended in an OverflowError traceback
+    # (float(theta/lam) with theta/lam ~ 1e1082); now a PrecisionError names the parameter
+    from fractions import Fraction
+
+    from arete_proofs import PrecisionError
+    from arete_proofs.certified import density as CD
+
+    with pytest.raises(PrecisionError, match="theta/lam"):
+        CD.pdf(0, Fraction(1, 2), 1, Fraction(1, 10**400), digits=10)
+    with pytest.raises(PrecisionError, match="alpha"):
+        CD.pdf(0, Fraction(1, 10**400), 1, 1, digits=10)

@@ -55,6 +55,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath
+
 from .._validation import PrecisionError
 from .balls import _arb_of_fraction as _arb
 
@@ -156,6 +158,12 @@ class CertifiedDensity:
         (ab, self.alpha_q), (tb, self.theta_q), (lb, self.lam_q) = balls
         self.prec = int(prec)
         self.rho_q = self.theta_q / self.lam_q  # exact, or the midpoints' ratio (heuristics only)
+        # the quadrature's step sizes are planned in float64 from alpha and rho = theta/lam
+        for q, n in ((self.alpha_q, "alpha"), (self.rho_q, "theta/lam")):
+            if q != 0 and not Fraction(1, 10**300) <= abs(q) <= 10**300:
+                raise PrecisionError(
+                    f"certified density: {n} = {mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, 5)} is outside "
+                    f"[1e-300, 1e300], the range its quadrature plan handles (float64)")
         old, ctx.prec = ctx.prec, self.prec
         try:
             a, th, la = (_as_arb(b if b is not None else q) for b, q in balls)

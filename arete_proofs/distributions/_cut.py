@@ -51,15 +51,22 @@ Numerics:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import gmpy2
 from mpmath import mp
 
-from ._tanhsinh import level_error, standard_nodes, t_max
-from .._validation import PrecisionError
+from ._tanhsinh import level_error, t_max
+from .._validation import PrecisionError, check_deadline
 
 __all__ = ["CutEngine"]
 
 _MAX_LEVEL = 12
+
+#: Most pieces a cut integral may have.  Their number grows like log_4(theta/lam) +
+#: log_4(1/|theta/lam - 1|); beyond this the quadrature would take minutes (the paper's
+#: parameters at eps = 1e6 need about 180 000), so it refuses instead of hanging.
+_MAX_PIECES = 2500
 
 
 # The inner loop sum_k W_k exp(-d_k tau) is the hot path of every batch: it runs
@@ -102,6 +109,47 @@ def _node_sums(nodes, neg_tau, prec):
                 s += term
                 sa += abs(term)
     return _to_mpf(s), _to_mpf(sa)
+
+
+def _checked(nodes, stop, prec):
+    """Iterate over ``nodes``, checking the time budget every 64 nodes (node setup is the hot spot
+    at high precision)."""
+    for i, node in enumerate(nodes):
+        if not i % 64:
+            check_deadline(stop, f"branch-cut quadrature nodes at {prec} bits")
+        yield node
+
+
+#: MPFR (as built for gmpy2) flushes exponents beyond about 2^31 bits to 0 or inf; nodes with
+#: e^(-pi sinh t) below e^(-_SAFE_EXP) (endpoint distances like 10^(-10^9)) stay in mpmath.
+_SAFE_EXP = 4e7
+
+
+@lru_cache(maxsize=512)
+def _mpfr_nodes(level, prec, tmax):
+    """:func:`~arete_proofs.distributions._tanhsinh.standard_nodes` as ``(safe, extreme)``: the
+    nodes as gmpy2 MPFR at ``prec + 30`` bits, and those too close to the endpoint for MPFR's
+    exponent range as mpmath ``mpf``."""
+    safe, extreme = [], []
+    with _gmpy_context(prec + 30):
+        h = gmpy2.mul_2exp(gmpy2.mpfr(1), -level)
+        pi = gmpy2.const_pi()
+        k, step = (0, 1) if level == 1 else (1, 2)
+        while True:
+            t = k * h
+            if t > tmax:
+                break
+            ps = pi * gmpy2.sinh(t)
+            if ps < _SAFE_EXP:
+                e = gmpy2.exp(-ps)
+                safe.append((e / (1 + e), pi * gmpy2.cosh(t) * e / (1 + e) ** 2))
+            else:
+                with mp.workprec(prec + 30):
+                    tt = mp.ldexp(k, -level)
+                    e = mp.exp(-mp.pi * mp.sinh(tt))
+                    extreme.append((e / (1 + e), mp.pi * mp.cosh(tt) * e / (1 + e) ** 2))
+            k += step
+    return tuple(safe), tuple(extreme)
 
 
 class _Piece:
@@ -164,10 +212,17 @@ class CutEngine:
             self.CP = cp * lam if kind == "sf" else cp
             self.pole_shift = self.g  # e^{-rho tau} = e^{-tau} e^{-(rho-1) tau}
         self.pieces = self._make_pieces()
-        self._gcache = {}
 
     # -- geometry -------------------------------------------------------
     def _make_pieces(self):
+        if self.rho is not None:
+            r = self.rho
+            est = abs(mp.log(max(r, 1 / r), 4)) + abs(mp.log(abs(r - 1), 4)) if r != 1 else 0
+            if est > _MAX_PIECES:
+                raise PrecisionError(
+                    f"theta/lam = {mp.nstr(r, 5)} is too extreme for the branch-cut quadrature (about "
+                    f"{int(est)} pieces, limit {_MAX_PIECES}) and no analytic limit (Laplace, Gamma-Gamma, "
+                    "pole or far tail) is accurate to the requested digits at this t")
         pieces = []
         four = mp.mpf(4)
         if self.rho is None:
@@ -200,79 +255,99 @@ class CutEngine:
         pieces.append(_Piece("inf", S=1 + lo, dmin=lo))
         return pieces
 
-    # -- integrand ------------------------------------------------------
-    def _W(self, delta, sigma):
+    # -- integrand (gmpy2 MPFR at self.prec: node setup is the hot spot at high precision) --
+    def _consts(self, mpfr):
+        """(-alpha, rho, g) as mpfr at ``self.prec`` (exact: they are mpf at that precision) or mpf."""
+        if not mpfr:
+            return -self.alpha, self.rho, self.g
+        if not hasattr(self, "_gc"):
+            cv = lambda x: None if x is None else _to_mpfr(x, self.prec)  # noqa: E731
+            self._gc = (cv(-self.alpha), cv(self.rho), cv(self.g))
+        return self._gc
+
+    def _W(self, delta, sigma, C):
         """t-independent part of the integrand at sigma = 1 + delta (delta exact)."""
-        alpha = self.alpha
-        w = (delta * (sigma + 1)) ** (-alpha)  # one power: (sigma-1)^-a (sigma+1)^-a
-        if self.rho is not None:
-            rho = self.rho
+        nalpha, rho, g = C
+        w = (delta * (sigma + 1)) ** nalpha  # one power: (sigma-1)^-a (sigma+1)^-a
+        if rho is not None:
             # rho^2 - sigma^2 = (g - delta)(rho + sigma), exact near the pole
-            w = w * rho * rho / ((self.g - delta) * (rho + sigma))
+            w = w * rho * rho / ((g - delta) * (rho + sigma))
         if self.kind == "sf":
             w = w / sigma
         return w
 
-    def _h(self, delta, sigma):
+    def _h(self, delta, sigma, C):
         """For the principal value: integrand times (rho - sigma)."""
-        alpha = self.alpha
-        rho = self.rho
-        w = (delta * (sigma + 1)) ** (-alpha) * rho * rho / (rho + sigma)
+        nalpha, rho, _g = C
+        w = (delta * (sigma + 1)) ** nalpha * rho * rho / (rho + sigma)
         if self.kind == "sf":
             w = w / sigma
         return w
+
+    def _nodes_of(self, piece, nodes, C, cv, one):
+        """(delta, W) at the standard ``nodes``; ``C`` constants, ``cv`` converts mpf, ``one`` = 1."""
+        out = []
+        if piece.kind == "seg":
+            a, b = cv(piece.a), cv(piece.b)
+            L = b - a
+            for y, w in nodes:
+                d = L * y
+                da = a + d
+                out.append((da, w * L * self._W(da, 1 + da, C)))
+                if y * 2 != one:
+                    db = b - d
+                    out.append((db, w * L * self._W(db, 1 + db, C)))
+        elif piece.kind == "pv":
+            c, rho, g = cv(piece.c), C[1], C[2]
+            for y, w in nodes:
+                d = c * y
+                vs = (d,) if y * 2 == one else (d, c - d)
+                for v in vs:
+                    wv = w * c / v
+                    out.append((g - v, wv * self._h(g - v, rho - v, C)))
+                    out.append((g + v, -wv * self._h(g + v, rho + v, C)))
+        else:  # sigma = S / y on y in (0, 1]
+            S = cv(piece.S)
+            for y, w in nodes:
+                ys = (y,) if y * 2 == one else (y, 1 - y)
+                for yy in ys:
+                    sigma = S / yy
+                    delta = sigma - 1
+                    out.append((delta, w * S / (yy * yy) * self._W(delta, sigma, C)))
+        return out
 
     def _level_nodes(self, piece, level):
+        """The (delta, W) nodes new at ``level`` as gmpy2 ``mpfr`` pairs at ``self.prec`` (cached).
+
+        Computed in MPFR (node setup is the hot spot at high precision), except at the nodes
+        beyond MPFR's exponent range, which are computed in mpmath and then converted."""
+        prec = self.prec
         while len(piece.levels) < level:
             m = len(piece.levels) + 1
-            out = []
-            nodes = standard_nodes(m, self.prec, self.tmax)
-            if piece.kind == "seg":
-                a, b = piece.a, piece.b
-                L = b - a
-                for y, w in nodes:
-                    d = L * y
-                    da = a + d
-                    out.append((da, w * L * self._W(da, 1 + da)))
-                    if y * 2 != 1:
-                        db = b - d
-                        out.append((db, w * L * self._W(db, 1 + db)))
-            elif piece.kind == "pv":
-                c, g, rho = piece.c, self.g, self.rho
-                for y, w in nodes:
-                    d = c * y
-                    vs = (d,) if y * 2 == 1 else (d, c - d)
-                    for v in vs:
-                        wv = w * c / v
-                        out.append((g - v, wv * self._h(g - v, rho - v)))
-                        out.append((g + v, -wv * self._h(g + v, rho + v)))
-            else:  # sigma = S / y on y in (0, 1]
-                S = piece.S
-                for y, w in nodes:
-                    ys = (y,) if y * 2 == 1 else (y, 1 - y)
-                    for yy in ys:
-                        sigma = S / yy
-                        delta = sigma - 1
-                        out.append((delta, w * S / (yy * yy) * self._W(delta, sigma)))
+            safe, extreme = _mpfr_nodes(m, prec, self.tmax)
+            stop = getattr(self, "_stop", None)
+            with _gmpy_context(prec):
+                out = self._nodes_of(piece, _checked(safe, stop, prec), self._consts(True),
+                                     lambda x: _to_mpfr(x, prec), gmpy2.mpfr(1))
+            if extreme:
+                with mp.workprec(prec):
+                    ext = self._nodes_of(piece, _checked(extreme, stop, prec), self._consts(False),
+                                         lambda x: x, mp.one)
+                out += [(_to_mpfr(d, prec), _to_mpfr(W, prec)) for d, W in ext]
             piece.levels.append(out)
         return piece.levels[level - 1]
 
-    def _gmpy_level_nodes(self, piece, level):
-        """The nodes of :meth:`_level_nodes` as gmpy2 ``mpfr`` pairs (cached)."""
-        cache = self._gcache.setdefault(id(piece), [])
-        while len(cache) < level:
-            m = len(cache) + 1
-            cache.append([(_to_mpfr(d, self.prec), _to_mpfr(W, self.prec)) for d, W in self._level_nodes(piece, m)])
-        return cache[level - 1]
+    _gmpy_level_nodes = _level_nodes
 
     # -- evaluation -----------------------------------------------------
-    def evaluate(self, taus, tol):
+    def evaluate(self, taus, tol, deadline=None):
         r"""Return ``(values, abs_values, errors)`` of the bracket ``K*INT + C_P e^{-g tau}``.
 
         The densities are ``exp(-tau) * value``.  ``tol`` is relative.
         ``abs_values`` bounds the sum of absolute contributions (for the
         cancellation check); ``errors`` are the quadrature error estimates.
         """
+        self._stop = deadline
         n = len(taus)
         P = len(self.pieces)
         K = self.K
@@ -291,6 +366,7 @@ class CutEngine:
                 todo = [j for j in range(n) if active[p][j] and not done[p][j]]
                 if not todo:
                     continue
+                check_deadline(deadline, f"branch-cut quadrature at {self.prec} bits (level {level})")
                 nodes = self._gmpy_level_nodes(piece, level)
                 for j in todo:
                     s, sa = _node_sums(nodes, gtaus[j], self.prec)
@@ -351,18 +427,19 @@ def cut_values(ts, alpha, theta, lam, kind, digits):
     precision.  Returns a list of ``mpf`` whose relative error is below
     ``10**-(digits+2)`` according to the error estimates.
     """
-    from .._validation import GUARD_DIGITS, exponent_digits, parse_precision
+    from .._validation import GUARD_DIGITS, deadline, exponent_digits, parse_precision
 
     with mp.workdps(parse_precision(digits)):  # never at the caller's precision
         taus_hi = [abs(t) / theta for t in ts]
     extra = exponent_digits(*taus_hi, *(tau * theta / lam for tau in taus_hi)) if lam is not None else exponent_digits(*taus_hi)
+    stop = deadline()
     wd = digits + GUARD_DIGITS + extra
     tol_digits = digits + 3
     for _attempt in range(4):
         with mp.workdps(wd):
             eng = CutEngine(+alpha, +theta, None if lam is None else +lam, kind)
             taus = [+tau for tau in taus_hi]
-            vals, absv, _errs = eng.evaluate(taus, mp.mpf(10) ** (-tol_digits))
+            vals, absv, _errs = eng.evaluate(taus, mp.mpf(10) ** (-tol_digits), stop)
             worst = 0
             for v, a in zip(vals, absv):
                 if v <= 0:

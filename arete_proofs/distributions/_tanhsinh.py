@@ -136,8 +136,9 @@ def integrate(f, pieces, tol, prec, max_level=12, beta=0.0):
     ...     abs(v - 1) < 1e-25
     True
     """
-    from .._validation import PrecisionError
+    from .._validation import PrecisionError, check_deadline, deadline
 
+    stop = deadline()
     tmax = t_max(prec, beta)
     states = []
     for piece in pieces:
@@ -159,6 +160,7 @@ def integrate(f, pieces, tol, prec, max_level=12, beta=0.0):
         for st in states:
             if st["done"]:
                 continue
+            check_deadline(stop, f"tanh-sinh quadrature at {prec} bits (level {level})")
             a, b, L, fn = st["a"], st["b"], st["L"], st["f"]
             s = mp.zero
             sa = mp.zero

@@ -29,7 +29,12 @@ Gamma-Gamma densities of shape :math:`\beta + k` (Bessel-K closed form) and one
 Arete density of shape :math:`\beta = \alpha - \lfloor\alpha\rfloor < 1`
 (see ``_partial_fraction_values``).  For :math:`\lambda = \theta`
 exactly, :math:`\mathrm{Laplace}(\theta) = \Gamma{-}\Gamma(1,\theta)` so
-:math:`Z \sim \Gamma{-}\Gamma(\alpha+1,\theta)`.  :func:`pdf_at_zero` and
+:math:`Z \sim \Gamma{-}\Gamma(\alpha+1,\theta)`. For extreme parameters (for example
+the paper's at :math:`\varepsilon = 10^6`, :math:`\alpha = \lambda = e^{-250000}`) the
+Laplace, Gamma-Gamma, pole or far-tail limit of :mod:`arete_proofs.distributions._limits`
+is used at every point where its proved error bound is below :math:`10^{-(d+3)}`; the
+quadrature refuses (``PrecisionError``) when :math:`\theta/\lambda` is too extreme for it or
+the time budget :data:`arete_proofs._validation.TIME_BUDGET` runs out.  :func:`pdf_at_zero` and
 :func:`mean_abs` are closed forms.
 
 >>> from mpmath import mp
@@ -49,11 +54,13 @@ from collections.abc import Iterable
 
 from mpmath import mp
 
-from . import gamma_gamma
+from . import _limits, gamma_gamma
 from ._cut import cut_values
 from .._validation import (
     GUARD_DIGITS,
     PrecisionError,
+    check_deadline,
+    deadline,
     parse_precision,
     positive,
     real,
@@ -105,18 +112,29 @@ def _partial_fraction_values(ts, alpha, theta, lam, kind, d):
     m = int(mp.floor(alpha))
     with mp.workdps(parse_precision(d)):
         beta = alpha - m
-        rho = theta / lam
-        c = rho * rho - 1
-        coefs = [rho * rho * (-1) ** (m - k) * c ** (-(m - k + 1)) for k in range(1, m + 1)]
-        coef_last = (-1) ** m * c ** (-m)
         shapes = [beta + k for k in range(1, m + 1)]  # exact, not at the caller's precision
-    gg = gamma_gamma.pdf if kind == "pdf" else gamma_gamma.sf
+
+    def coefficients(wd):
+        # at the precision of the terms: the cancellation multiplies their rounding errors too
+        # (fixed at d + 40 digits, alpha = 1000, theta = 1, lam = 2 gave f_A(0.5) = 1e43)
+        with mp.workdps(wd):
+            rho = theta / lam
+            c = rho * rho - 1
+            cs = [rho * rho * (-1) ** (m - k) * c ** (-(m - k + 1)) for k in range(1, m + 1)]
+            return cs + [(-1) ** m * c ** (-m)]
+    gg = gamma_gamma._pdf_d if kind == "pdf" else gamma_gamma._sf_d
+
+    stop = deadline()
+
+    def term(t, shape, dd):
+        check_deadline(stop, f"the partial-fraction terms (floor(alpha) = {m}) at {dd} digits")
+        return gg(t, shape, theta, dd)
 
     def terms(dd):
-        rows = [[gg(t, shape, theta, digits=dd) for t in ts] for shape in shapes]
+        rows = [[term(t, shape, dd) for t in ts] for shape in shapes]
         if beta == 0:
-            lf = laplace.pdf if kind == "pdf" else laplace.sf
-            rows.append([lf(t, lam, digits=dd) for t in ts])
+            lf = laplace._pdf_d if kind == "pdf" else laplace._sf_d
+            rows.append([lf(t, lam, dd) for t in ts])
         else:
             rows.append(_positive_part(ts, beta, theta, lam, kind, dd))
         return rows
@@ -124,14 +142,17 @@ def _partial_fraction_values(ts, alpha, theta, lam, kind, d):
     extra = 3
     for _attempt in range(3):
         rows = terms(d + extra)
+        cs = coefficients(d + extra + GUARD_DIGITS + 10)
         with mp.workdps(d + extra + GUARD_DIGITS):
-            cs = coefs + [coef_last]
             out, worst = [], 0
             for j in range(len(ts)):
                 parts = [cf * row[j] for cf, row in zip(cs, rows)]
                 v = mp.fsum(parts)
-                if v <= 0:
-                    worst = max(worst, d + extra + 5)
+                bound = 1 / (2 * lam) if kind == "pdf" else mp.one  # f_A <= 1/(2 lam), sf <= 1
+                if not 0 < v <= bound:
+                    # sign or size not resolved: the cancellation is at least sum|parts|/bound
+                    worst = max(worst, d + extra + 5,
+                                d + int(mp.ceil(mp.log10(mp.fsum(abs(q) for q in parts) / bound))))
                 else:
                     worst = max(worst, int(mp.ceil(mp.log10(mp.fsum(abs(q) for q in parts) / v))))
                 out.append(v)
@@ -145,19 +166,36 @@ def _positive_part(ts, alpha, theta, lam, kind, d):
     """pdf or sf at finite t >= 0 (sf at t > 0), dispatching on the method."""
     if not ts:
         return []
-    if theta == lam:
-        # Laplace(theta) is Gamma-Gamma(1, theta): Z ~ Gamma-Gamma(alpha + 1, theta)
-        fn = gamma_gamma.pdf if kind == "pdf" else gamma_gamma.sf
-        with mp.workdps(parse_precision(d)):
-            shape = alpha + 1  # not at the caller's precision
-        return [fn(t, shape, theta, digits=d) for t in ts]
-    if alpha < 1:
-        return cut_values(ts, alpha, theta, lam, kind, d)
-    return _partial_fraction_values(ts, alpha, theta, lam, kind, d)
+    # extreme parameters: a limit with a proved error bound (arete_proofs.distributions._limits)
+    lim = _limits.Limits(alpha, theta, lam, kind, d)
+    out = [lim.value(t) for t in ts]
+    rest = [t for t, v in zip(ts, out) if v is None]
+    if rest:
+        if alpha > _limits.MAX_ENGINE_ALPHA:
+            raise ValueError(
+                f"alpha must be at most {_limits.MAX_ENGINE_ALPHA} for the arbitrary-precision engine "
+                f"(its partial-fraction method needs floor(alpha) Gamma-Gamma terms), got {mp.nstr(alpha, 8)}")
+        if theta == lam:
+            # Laplace(theta) is Gamma-Gamma(1, theta): Z ~ Gamma-Gamma(alpha + 1, theta)
+            fn = gamma_gamma._pdf_d if kind == "pdf" else gamma_gamma._sf_d
+            with mp.workdps(parse_precision(d)):
+                shape = alpha + 1  # not at the caller's precision
+            vals = [fn(t, shape, theta, d) for t in rest]
+        elif alpha < 1:
+            vals = cut_values(rest, alpha, theta, lam, kind, d)
+        else:
+            vals = _partial_fraction_values(rest, alpha, theta, lam, kind, d)
+        it = iter(vals)
+        out = [v if v is not None else next(it) for v in out]
+    return out
 
 
 def _evaluate(kind, t, alpha, theta, lam, digits):
-    d = resolve_digits(digits)
+    return _evaluate_d(kind, t, alpha, theta, lam, resolve_digits(digits))
+
+
+def _evaluate_d(kind, t, alpha, theta, lam, d):
+    """As the public functions, with ``d`` already resolved (internal callers may exceed MAX_DIGITS)."""
     alpha, theta, lam = _params(alpha, theta, lam, d)
     ts, seq = _points(t, d)
     out = [None] * len(ts)
@@ -232,7 +270,7 @@ def logpdf(t, alpha, theta, lam, *, digits=None):
             if d + more > 2 * d + 40:
                 raise PrecisionError("ln f_A(t) is too close to 0 to deliver the requested digits")
             tt = t[i] if seq else t
-            v2 = _evaluate("pdf", tt, alpha, theta, lam, d + more)
+            v2 = _evaluate_d("pdf", tt, alpha, theta, lam, d + more)
             with mp.workdps(d + more + GUARD_DIGITS):
                 lv = mp.log(v2)
         out.append(lv)

@@ -99,6 +99,8 @@ from functools import lru_cache
 import numpy as np
 from scipy import special as sc
 
+from .._validation import PrecisionError
+
 __all__ = [
     "gg_pdf",
     "gg_logpdf",
@@ -112,9 +114,7 @@ __all__ = [
     "var",
 ]
 
-# ---------------------------------------------------------------------------
-# validation
-# ---------------------------------------------------------------------------
+# --- validation ---------------------------------------------------------------
 
 
 def _param(value, name: str) -> float:
@@ -130,11 +130,21 @@ def _param(value, name: str) -> float:
     x = float(arr)
     if math.isnan(x):
         raise ValueError(f"{name} must not be NaN")
+    if (math.isinf(x) or x == 0) and _finite_positive(value):  # e.g. alpha = e^(-eps/4) as an mpf
+        raise ValueError(f"{name} = {value!r} is outside the float64 range of arete_proofs.distributions.fast "
+                         "(it rounds to 0 or inf); use the arbitrary-precision arete_proofs.arete instead")
     if math.isinf(x):
         raise ValueError(f"{name} must be finite, got {value!r}")
     if x <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
     return x
+
+
+def _finite_positive(value):
+    try:
+        return not isinstance(value, str) and 0 < value < float("inf")
+    except TypeError:  # pragma: no cover - exotic types
+        return False
 
 
 def _t_array(t):
@@ -163,6 +173,7 @@ _NL = 16  # Gauss-Legendre nodes per piece in ln x
 _HLOG = 1.5  # length of a piece in ln x
 _TAU_CUT = 45.0  # exp(-45) ~ 3e-20: nodes beyond x = 45/tau_min are not needed
 _CHUNK = 1 << 21  # elements of exp(-x tau) materialised at once
+MAX_FAST_ALPHA = 50.0  # measured: 4e-13 at 50, 7e-8 at 100 (cost ~ round(alpha)^2: 1000 takes minutes)
 
 
 @lru_cache(maxsize=None)
@@ -468,7 +479,8 @@ def _ibp_order(alpha):
 
 def _cap(alpha, decay, scale):
     """Upper cut-off ``X`` for integrands decaying like ``x^-decay`` beyond ``scale``."""
-    return 10.0 * scale * math.exp(min(600.0, math.log(1e18) / max(decay - 1.0, 1e-3)))
+    return min(1e300,  # ln(X) must stay finite for the node layout
+                10.0 * scale * math.exp(min(600.0, math.log(1e18) / max(decay - 1.0, 1e-3))))
 
 
 # ---------------------------------------------------------------------------
@@ -641,6 +653,10 @@ class _Arete:
 
     def __init__(self, alpha, theta, lam):
         self.alpha = alpha = _param(alpha, "alpha")
+        if alpha > MAX_FAST_ALPHA:
+            raise ValueError(
+                f"alpha must be at most {MAX_FAST_ALPHA:g} for the float64 path (its cost grows like "
+                f"alpha^2), got {alpha!r}; use the arbitrary-precision arete_proofs.arete")
         self.theta = theta = _param(theta, "theta")
         self.lam = lam = _param(lam, "lam")
         self.rho = theta / lam
@@ -679,14 +695,22 @@ class _Arete:
         return _logsumexp2(lJ, lC)
 
 
+def _no_nan(values, A, t):
+    """PrecisionError, not NaN (formulas break down) or -inf (|t|/theta overflows at a finite t)."""
+    if np.isnan(values).any() or (np.isfinite(t) & np.isinf(t / A.theta)).any():
+        raise PrecisionError(f"the float64 path cannot evaluate Arete({A.alpha:g}, {A.theta:g}, {A.lam:g}) here "
+                             "(validated: alpha in [1e-7, 10], theta/lam in [1e-6, 1e6], |t| <= 1000 theta); use arete")
+    return values
+
+
 def _arete_logpdf(t, alpha, theta, lam):
     A = _Arete(alpha, theta, lam)
     arr, scalar = _t_array(t)
     tau = np.abs(arr).ravel() / A.theta
     out = np.full(tau.shape, -np.inf)
     fin = np.isfinite(tau)
-    if fin.any():
-        out[fin] = A.log_pdf_tau(tau[fin])
+    with np.errstate(all="ignore"):
+        out[fin] = _no_nan(A.log_pdf_tau(tau[fin]), A, arr.ravel()) if fin.any() else out[fin]
     return out.reshape(arr.shape), scalar
 
 
@@ -722,8 +746,8 @@ def _arete_sf_core(t, alpha, theta, lam):
     zero = tau == 0
     lsf[zero] = math.log(0.5)
     mid = ~zero & np.isfinite(tau)
-    if mid.any():
-        lsf[mid] = A.log_sf_tau(tau[mid])
+    with np.errstate(all="ignore"):
+        lsf[mid] = _no_nan(A.log_sf_tau(tau[mid]), A, flat) if mid.any() else lsf[mid]
     return flat, lsf, arr.shape, scalar
 
 

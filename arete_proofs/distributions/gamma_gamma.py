@@ -71,7 +71,11 @@ def logpdf(t, alpha, theta, *, digits=None):
     >>> abs(logpdf(t, a, th) - lead) < 1e-3
     True
     """
-    d = resolve_digits(digits)
+    return _logpdf_d(t, alpha, theta, resolve_digits(digits))
+
+
+def _logpdf_d(t, alpha, theta, d):
+    """:func:`logpdf` with ``d`` already resolved (internal callers may exceed MAX_DIGITS)."""
     alpha, theta = _params(alpha, theta, d)
     t = _point(t, d)
     if mp.isinf(t):
@@ -89,8 +93,12 @@ def pdf(t, alpha, theta, *, digits=None):
     >>> pdf("-1.5", "0.2", 1) == pdf("1.5", "0.2", 1)
     True
     """
-    d = resolve_digits(digits)
-    lp = logpdf(t, alpha, theta, digits=d)
+    return _pdf_d(t, alpha, theta, resolve_digits(digits))
+
+
+def _pdf_d(t, alpha, theta, d):
+    """:func:`pdf` with ``d`` already resolved."""
+    lp = _logpdf_d(t, alpha, theta, d)
     with mp.workdps(d + GUARD_DIGITS):
         if mp.isinf(lp):
             return mp.inf if lp > 0 else mp.zero
@@ -100,6 +108,9 @@ def pdf(t, alpha, theta, *, digits=None):
 def _sf_nonneg(t, alpha, theta, d):
     """P(X1 - X2 > t) for finite t > 0."""
     if alpha < 1:
+        far = _sf_far_tail(t, alpha, theta, d)
+        if far is not None:
+            return far
         return cut_values([t], alpha, theta, None, "sf", d)[0]
     tol_digits = d + 3
     extra = exponent_digits(t / theta)
@@ -110,9 +121,26 @@ def _sf_nonneg(t, alpha, theta, d):
         return v
 
 
-def _tail(t, alpha, theta, digits, upper):
-    """P(X1 - X2 > t) if ``upper`` else P(X1 - X2 <= t), always from the small side."""
-    d = resolve_digits(digits)
+def _sf_far_tail(t, alpha, theta, d):
+    r"""Watson's lemma for :math:`\tau = t/\theta \gg 1` (0 < alpha < 1), or ``None``.
+
+    :math:`P(X_1-X_2 > t) = \frac{\sin\pi\alpha}{\pi} e^{-\tau}\int_0^\infty \delta^{-\alpha}
+    \varphi(\delta) e^{-\delta\tau} d\delta` with :math:`\varphi = (\delta+2)^{-\alpha}/(1+\delta)`
+    (the cut integral of :mod:`~arete_proofs.distributions._cut`), and
+    :math:`|\varphi(\delta) - \varphi(0)| \le (1+\alpha/2)\varphi(0)\,\delta`, so the leading term
+    :math:`\tau^{\alpha-1}e^{-\tau}/(2^\alpha\Gamma(\alpha))` has relative error at most
+    :math:`(1+\alpha/2)(1-\alpha)/\tau`; it is used when that is below :math:`10^{-(d+4)}`.
+    """
+    with mp.workdps(30):
+        if not (1 + alpha / 2) * (1 - alpha) * theta / t <= mp.mpf(10) ** -(d + 4):
+            return None
+    with mp.workdps(d + GUARD_DIGITS + exponent_digits(t / theta) + 5):
+        tau = t / theta
+        return tau ** (alpha - 1) * mp.exp(-tau - mp.loggamma(alpha) - alpha * mp.log(2))
+
+
+def _tail(t, alpha, theta, d, upper):
+    """P(X1 - X2 > t) if ``upper`` else P(X1 - X2 <= t), always from the small side (``d`` resolved)."""
     alpha, theta = _params(alpha, theta, d)
     t = _point(t, d)
     if t == 0:
@@ -138,7 +166,12 @@ def sf(t, alpha, theta, *, digits=None):
     >>> mp.almosteq(sf(50, 1, 1, digits=20), mp.exp(-50) / 2, 1e-18)
     True
     """
-    return _tail(t, alpha, theta, digits, upper=True)
+    return _tail(t, alpha, theta, resolve_digits(digits), upper=True)
+
+
+def _sf_d(t, alpha, theta, d):
+    """:func:`sf` with ``d`` already resolved."""
+    return _tail(t, alpha, theta, d, upper=True)
 
 
 def cdf(t, alpha, theta, *, digits=None):
@@ -148,7 +181,7 @@ def cdf(t, alpha, theta, *, digits=None):
     >>> mp.almosteq(cdf("-0.4", "0.05", 1) + cdf("0.4", "0.05", 1), 1)
     True
     """
-    return _tail(t, alpha, theta, digits, upper=False)
+    return _tail(t, alpha, theta, resolve_digits(digits), upper=False)
 
 
 def mean_abs(alpha, theta, *, digits=None):

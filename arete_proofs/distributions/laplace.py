@@ -25,7 +25,10 @@ __all__ = ["pdf", "logpdf", "cdf", "sf", "mean_abs", "var"]
 
 
 def _args(x, lam, digits):
-    d = resolve_digits(digits)
+    return _args_d(x, lam, resolve_digits(digits))
+
+
+def _args_d(x, lam, d):
     with mp.workdps(parse_precision(d)):
         x = real(x, "x")
         lam = positive(lam, "lam")
@@ -59,6 +62,20 @@ def pdf(x, lam, *, digits=None):
         if mp.isinf(x):
             return mp.zero
         return mp.exp(-abs(x) / lam) / (2 * lam)
+
+
+def _pdf_d(x, lam, d):
+    """:func:`pdf` with ``d`` already resolved (internal callers may exceed MAX_DIGITS)."""
+    x, lam, wd = _args_d(x, lam, d)
+    with mp.workdps(wd):
+        return mp.zero if mp.isinf(x) else mp.exp(-abs(x) / lam) / (2 * lam)
+
+
+def _sf_d(x, lam, d):
+    """:func:`sf` with ``d`` already resolved."""
+    x, lam, wd = _args_d(x, lam, d)
+    with mp.workdps(wd):
+        return 1 - mp.exp(x / lam) / 2 if x < 0 else mp.exp(-x / lam) / 2
 
 
 def cdf(x, lam, *, digits=None):

@@ -58,7 +58,8 @@ non-zero result, about :math:`10^{-4}` of the draws at :math:`a = 10^{-7}`, whic
 this path faster than numpy's there); :func:`log_gamma_variates` returns :math:`\ln X` itself, without
 underflow.
 
->>> import numpy as np
+>>> import mpmath
+import numpy as np
 >>> from arete_proofs import arete as engine
 >>> a, th, lam = np.exp(-2.5), 0.4, np.exp(-2.5)            # Lemma 3 at eps = 10, Delta = 1
 >>> z = arete(a, th, lam, 200_000, 1)
@@ -77,6 +78,7 @@ import math
 import numbers
 from pathlib import Path
 
+import mpmath
 import numpy as np
 
 __all__ = [
@@ -135,7 +137,21 @@ def _real(value, name):
     x = float(arr)
     if not math.isfinite(x):
         raise ValueError(f"{name} must be finite, got {value!r}")
+    if x == 0 and _nonzero(value):
+        # e.g. the paper's alpha = e^(-eps/4) at eps = 1e6: exact elsewhere, 0 in float64
+        raise ValueError(f"{name} = {value} underflows float64 (these float64 samplers need "
+                         f"|{name}| >= {np.finfo(float).smallest_subnormal:.1e})")
     return x
+
+
+def _nonzero(value):
+    """Whether ``value`` (a float, an mpmath number, a Fraction, a decimal string) is not 0."""
+    if isinstance(value, numbers.Rational):
+        return value != 0
+    try:
+        return mpmath.mpf(value) != 0
+    except (TypeError, ValueError):
+        return False
 
 
 def _positive(value, name):

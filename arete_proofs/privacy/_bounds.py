@@ -42,6 +42,7 @@ __all__ = ["_Problem", "_Num", "_obj", "_cell_bounds", "_tail_setup", "_tail_bou
 
 _GG_DIGITS = 8  # precision of f_GG inside the curvature bounds
 _ETA = mp.mpf("1e-6")  # relative safety margin on the r = f_GG/f_A bounds
+_MAX_RHO = mp.mpf("1e300")  # largest theta/lam the float64 search accepts (see _Problem)
 
 
 # ---------------------------------------------------------------------------
@@ -54,9 +55,23 @@ class _Problem:
         self.alpha, self.theta, self.lam, self.shift = alpha, theta, lam, shift
         self.digits = digits
         self.af, self.thf, self.lamf, self.shf = (float(x) for x in (alpha, theta, lam, shift))
+        # the float64 search needs float images of the parameters and of the scales it works on
+        with mp.workdps(30):
+            rho = theta / lam
+            bad = [(n, v) for n, v in (("alpha", alpha), ("theta", theta), ("lam", lam), ("Delta", shift),
+                                       ("theta/lam", rho), ("Delta/lam", shift / lam))
+                   if not mp.mpf("1e-300") <= v <= mp.mpf("1e300")]
+            if rho > _MAX_RHO:
+                bad.append(("theta/lam", rho))
+        if bad:
+            n, v = bad[0]
+            raise PrecisionError(
+                f"tight epsilon: {n} = {mp.nstr(v, 5)} is outside the range of the float64 search that "
+                f"places the cells (every parameter and Delta/lam in [1e-300, 1e300], theta/lam <= "
+                f"{mp.nstr(_MAX_RHO, 3)})")
         th, la = self.thf, self.lamf
         # fast.py is validated for theta, lam in [1e-3, 1e3]; Arete rescales (Z/s ~ Arete(alpha, theta/s, lam/s))
-        self.s = 1.0 if (1e-3 <= th <= 1e3 and 1e-3 <= la <= 1e3) else math.sqrt(th * la)
+        self.s = 1.0 if (1e-3 <= th <= 1e3 and 1e-3 <= la <= 1e3) else math.exp((math.log(th) + math.log(la)) / 2)
         self.evaluations = 0
         self.gg_evaluations = 0
         self.float_evaluations = 0
@@ -70,8 +85,11 @@ class _Problem:
         ls = math.log(s)
         a, th, la = self.af, self.thf / s, self.lamf / s
         self.float_evaluations += 2 * t.size
-        l = fast.logpdf(x, a, th, la) - ls
-        m = fast.logpdf(y, a, th, la) - ls
+        try:
+            l = fast.logpdf(x, a, th, la) - ls
+            m = fast.logpdf(y, a, th, la) - ls
+        except PrecisionError as e:
+            raise PrecisionError(f"tight epsilon: the float64 search that places the cells fails here ({e})") from None
         with np.errstate(all="ignore"):
             g = fast.gg_logpdf(x, a, th) - ls
             G = fast.gg_logpdf(y, a, th) - ls

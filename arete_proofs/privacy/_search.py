@@ -221,6 +221,11 @@ def _search(P, *, T=None, points=None, refine=True):
         pts_f = _float_phase(P, T, float(tol))
     else:
         pts_f = np.unique(np.asarray([float(x) for x in points], dtype=float))
+    if len(pts_f) > _MAX_ENGINE_POINTS:
+        raise PrecisionError(
+            f"privacy-loss search: the float64 phase placed {len(pts_f)} cells (limit {_MAX_ENGINE_POINTS}); "
+            f"the loss curve is too steep on the scale of theta = {mp.nstr(P.theta, 5)} "
+            f"(Delta/theta = {mp.nstr(P.shift / P.theta, 5)}, Delta/lam = {mp.nstr(P.shift / P.lam, 5)})")
     pts = [mp.mpf(float(x)) for x in pts_f]
     # --- engine tier 1: the whole cover at _COARSE_DIGITS (or the final precision)
     dd_c = min(_COARSE_DIGITS, dd_f)

@@ -303,7 +303,8 @@ def _sup(alpha, theta, lam, shift, digits, *, name="Delta", **kw):
     if method is not None:
         with mp.workdps(digits + GUARD_DIGITS):
             lim = shift / max(theta, lam)
-            return TightEpsilon(epsilon=+value, t_star=mp.inf if shift > 0 else mp.zero, digits=digits,
+            value = +value  # rounded once: lower_bound <= epsilon <= upper_bound exactly (all equal)
+            return TightEpsilon(epsilon=value, t_star=mp.inf if shift > 0 else mp.zero, digits=digits,
                                 evaluations=0, tail_limit=+lim, lower_bound=value, upper_bound=value,
                                 attained=shift == 0, method=method)
     P = _Problem(alpha, theta, lam, shift, digits)
