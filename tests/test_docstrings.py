@@ -29,11 +29,13 @@ MODULES = [
     "distributions.arete",
     "distributions.params",
     "distributions.staircase",
+    "distributions._limits",
     "chain.proof_integrals",
     "privacy.tight",
     "privacy.curves",
     "privacy.errors",
     "privacy.optimize",
+    "privacy.paper_grid",
     "mechanisms.sampling",
     "mechanisms.noise",
     "mechanisms.shares",
@@ -42,6 +44,10 @@ MODULES = [
     "certified.statements",
     "certified.density",
     "certified.epsilon",
+    "stats._arete",
+    "stats._gamma_gamma",
+    "stats._staircase",
+    "stats._common",
 ]
 
 #: a reference to the paper or a formula

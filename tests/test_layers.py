@@ -30,7 +30,7 @@ LAYERS = (
     ("distributions", "reference"),  # exact densities; the independent methods that test them
     ("privacy",),  # tight epsilon, loss curves, errors, optimizer
     ("mechanisms", "chain"),  # samplers and mechanisms; the proof chain and its checks
-    ("certified",),  # ball arithmetic
+    ("certified", "stats"),  # ball arithmetic; scipy.stats objects
     ("walkthrough", "cli"),  # the docs' computations; the command line
     ("", "__main__"),  # the package root
 )

@@ -1,0 +1,46 @@
+r"""The paper's distributions as ``scipy.stats`` distributions (float64).
+
+Three ``scipy.stats.rv_continuous`` instances, used exactly like
+``scipy.stats.norm`` (``pdf``, ``logpdf``, ``cdf``, ``sf``, ``ppf``, ``isf``,
+``rvs(random_state=...)``, ``stats(moments="mvsk")``, ``moment``, ``entropy``,
+``interval``, ``median``, freezing, broadcasting, ``loc`` and ``scale``):
+
+* ``arete`` -- :math:`\mathrm{Arete}(\alpha, \theta, \lambda)`, the law of
+  :math:`X_1 - X_2 + Y` (Definitions 1 and 9), shapes ``alpha, theta, lam``;
+* ``gamma_gamma`` -- :math:`X_1 - X_2`, :math:`X_i \sim \Gamma(\alpha, \theta)`
+  (Definition 7), shapes ``alpha, theta``;
+* ``staircase`` -- :math:`SC(\gamma, \Delta)` at privacy level :math:`\varepsilon`
+  (Lemma 27), shapes ``gamma, Delta, eps``.
+
+**Everything here is float64.**  The densities and distribution functions of
+``arete`` and ``gamma_gamma`` come from
+:mod:`arete_proofs.distributions.fast` (measured accuracy: log-values to
+``1e-13 * max(1, |value|)`` over ``alpha in [1e-7, 10]``, ``theta, lam in [1e-3, 1e3]``),
+the quantiles from a bracketing root-finder on them, the staircase from
+elementwise closed forms; moments are exact formulas rounded to float64,
+entropies quadratures (closed form for the staircase); random variates come
+from :mod:`arete_proofs.mechanisms.sampling` (float64 samplers, for analysis,
+not for production privacy).  **Exact values** (any number of correct digits,
+``digits=``) are in :mod:`arete_proofs.distributions` (``arete``,
+``gamma_gamma``, ``staircase``), not here.
+
+``scale`` follows the scaling laws: ``arete(alpha, theta, lam, scale=c)`` is
+``arete(alpha, c*theta, c*lam)``, ``gamma_gamma(alpha, theta, scale=c)`` is
+``gamma_gamma(alpha, c*theta)`` and ``staircase(gamma, Delta, eps, scale=c)`` is
+``staircase(gamma, c*Delta, eps)``.  Fitting (``.fit``) is scipy's generic
+maximum likelihood and is not supported: with ``scale`` the parameters are
+redundant (see ``docs/stats.md``).
+
+>>> import numpy as np
+>>> Z = arete(0.1, 1.0, 0.3)                 # frozen, like scipy.stats.norm(0, 1)
+>>> bool(Z.cdf(0) == 0.5)                    # symmetric about 0
+True
+>>> bool(np.isclose(Z.var(), 2 * 0.1 * 1.0**2 + 2 * 0.3**2, rtol=1e-15))    # Lemma 3
+True
+"""
+
+from ._arete import arete, arete_gen
+from ._gamma_gamma import gamma_gamma, gamma_gamma_gen
+from ._staircase import staircase, staircase_gen
+
+__all__ = ["arete", "arete_gen", "gamma_gamma", "gamma_gamma_gen", "staircase", "staircase_gen"]
