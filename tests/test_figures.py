@@ -74,6 +74,19 @@ def test_gamma_gamma_singularity():
         assert v["naive_quad"][0] < 0.999 * v["besselk"][0]
 
 
+def test_paper_grid(tmp_path):
+    fig = figures.paper_grid(steps=(0.002, 0.001), digits=6, cache=tmp_path)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    d = figures.paper_grid_data(steps=(0.002, 0.001), digits=6, cache=tmp_path)  # from the cache
+    assert len(list(tmp_path.glob("paper_grid-*.json"))) == 1
+    rows = {(r["target"], r["step"]): r for r in d["rows"]}
+    assert len(rows) == 6 and set(d["order"]) == {"6", "7", "8"}
+    # the paper's grid overstates the privacy loss; at 0.002 the eps = 6 and 7 sets exceed their targets, at 0.001 none
+    assert all(r["bias"] > 0 and r["f0_rel_error"] > 0 for r in rows.values())
+    assert [rows[(e, 0.002)]["exceeds_target"] for e in (6, 7, 8)] == [True, True, False]
+    assert not any(rows[(e, 0.001)]["exceeds_target"] for e in (6, 7, 8))
+
+
 def test_pyplot_figures_are_registered():
     plt = pytest.importorskip("matplotlib.pyplot")
     before = set(plt.get_fignums())

@@ -16,6 +16,9 @@ package (no digitised curves):
   optimised Arete and Lemma 3's parameters;
 * :func:`gamma_gamma_singularity` -- :math:`f_{\Gamma-\Gamma}` near 0 for :math:`\alpha < 1/2`
   against the Bessel-K closed form (Note 1) and a naive quadrature.
+* :func:`paper_grid` -- the paper script's grid epsilon of the Figure-4 sets minus the exact
+  tight :math:`\varepsilon`, against the grid step, with its table
+  (``arete_proofs.privacy.paper_grid.bias_table``).
 
 matplotlib is imported only inside the plotting functions; it is an optional
 (``docs``) dependency.  Figures are built with the object-oriented API
@@ -59,6 +62,8 @@ __all__ = [
     "error_comparison_data",
     "gamma_gamma_singularity",
     "gamma_gamma_singularity_data",
+    "paper_grid",
+    "paper_grid_data",
     "STORED_OPTIMA",
 ]
 
@@ -500,3 +505,85 @@ def gamma_gamma_singularity(alphas=("0.1", "0.3"), theta="1", exps=(-12, 0), poi
     ax2.legend(fontsize=6)
     return fig
 
+
+
+# --------------------------------------------------------------------------- the paper's 0.001 grid
+
+
+def paper_grid_data(steps=(0.004, 0.002, 0.001, 0.0005, 0.00025), digits=8, cache=True):
+    r"""Data of :func:`paper_grid` (cached): the script's grid epsilon against the exact one per step.
+
+    ``arete_proofs.privacy.paper_grid.bias_table(steps, digits=digits)`` for the three
+    Figure-4 sets (the paper script's discretisation, exact tight :math:`\varepsilon^*`
+    and exact :math:`f_A(0)` at ``digits`` digits; about 3 s): ``{"rows": [...], "order":
+    {target: fitted order of the bias on the steps <= 0.002}}``, rows as dicts of floats.
+    """
+    from ..privacy import paper_grid as pg
+
+    steps = [float(h) for h in steps]
+
+    def compute():
+        rows = pg.bias_table(steps, digits=digits)
+        fine = [r for r in rows if r.step <= 0.002]
+        try:
+            order = {str(k): v for k, v in pg.bias_order(fine).items()}
+        except ValueError:  # fewer than two steps <= 0.002
+            order = {}
+        keys = ("target", "step", "grid_epsilon", "exact_epsilon", "bias", "sign", "f0_grid", "f0_exact",
+                "f0_rel_error", "exceeds_target")
+        return {"rows": [{k: getattr(r, k) for k in keys} for r in rows], "order": order}
+
+    return _cached("paper_grid", {"steps": steps, "digits": digits}, compute, cache)
+
+
+def paper_grid(steps=(0.004, 0.002, 0.001, 0.0005, 0.00025), digits=8, cache=True, *, pyplot=False):
+    r"""The paper's grid privacy loss minus the exact one, against the grid step (Figures 3-4, Section 5).
+
+    Left: :math:`\varepsilon_h - \varepsilon^*` on log-log axes for the three Figure-4 sets
+    (:math:`\varepsilon_h` from the paper script's discretised densities, reproduced by
+    ``arete_proofs.privacy.paper_grid.paper_grid``; hollow markers where the bias is
+    negative), with a slope-1 guide.  Right: the table (grid and exact :math:`\varepsilon`,
+    bias, relative error of the grid :math:`f_A(0)`; grid values above their target in red).
+    See :func:`paper_grid_data`.
+    """
+    d = paper_grid_data(steps, digits, cache)
+    fig = _new_figure((11, 4.6), pyplot)
+    ax, axt = fig.subplots(1, 2, width_ratios=(1, 1.35))
+    by = {}
+    for r in d["rows"]:
+        by.setdefault(r["target"], []).append(r)
+    for i, (target, rows) in enumerate(by.items()):
+        c = _FIG4_COLORS[i % 5]
+        h = np.array([r["step"] for r in rows])
+        b = np.array([r["bias"] for r in rows])
+        order = d["order"].get(str(target))
+        label = rf"target {target}" + (f" (order {order:.2f})" if order is not None else "")
+        ax.loglog(h, np.abs(b), "-", color=c, lw=1.2, label=label)
+        ax.loglog(h[b > 0], b[b > 0], "o", color=c, ms=5)
+        ax.loglog(h[b <= 0], np.abs(b[b <= 0]), "o", mfc="none", color=c, ms=5)
+    hs = np.array(sorted({r["step"] for r in d["rows"]}))
+    if len(hs) > 1:
+        ref = max(abs(r["bias"]) for r in d["rows"] if r["step"] == hs[-1])
+        ax.loglog(hs, ref * hs / hs[-1], ":", color="0.5", lw=1, label="slope 1")
+    ax.axvline(0.001, color="0.85", lw=0.8, zorder=0)
+    from matplotlib.ticker import NullLocator
+
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticks(hs, labels=[f"{h:g}" for h in hs], fontsize=8)
+    ax.set_xlabel("grid step $h$")
+    ax.set_ylabel(r"$\varepsilon_h - \varepsilon^*$ (grid minus exact)")
+    ax.set_title("paper's grid epsilon: bias", fontsize=10)
+    ax.legend(fontsize=7)
+    cols = ["target", "step", "grid eps", "exact eps*", "bias", "f(0) rel. err."]
+    cells, colours = [], []
+    for r in d["rows"]:
+        cells.append([str(r["target"]), f"{r['step']:g}", f"{r['grid_epsilon']:.6f}", f"{r['exact_epsilon']:.6f}",
+                      f"{r['bias']:+.2e}", f"{r['f0_rel_error']:+.2e}"])
+        colours.append(["w", "w", "#f6c9c4" if r["exceeds_target"] else "w", "w", "w", "w"])
+    axt.axis("off")
+    tab = axt.table(cellText=cells, colLabels=cols, cellColours=colours, loc="center", cellLoc="right")
+    tab.auto_set_font_size(False)
+    tab.set_fontsize(7)
+    tab.scale(1, 1.15)
+    axt.set_title(r"Figure-4 sets, $\Delta = 1$ (red: grid eps above the target)", fontsize=9)
+    return fig
