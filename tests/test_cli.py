@@ -295,6 +295,46 @@ def test_format_value_special():
     assert mpmath.mpf(format_value(0, 10)) == 0
 
 
+@pytest.mark.parametrize(
+    "value",
+    ["0.5", "1/3", "-1/3", "2/3", "123456.789", "-9.99999999999999999", "1e-30", "0.000123", "7e-1000", "0.1f"],
+)
+@pytest.mark.parametrize("digits", [1, 4, 15, 18])
+def test_format_bound_rounds_outward(value, digits):
+    """Against decimal's directed rounding of the exact rational value (an independent method)."""
+    import decimal
+    from fractions import Fraction
+
+    from arete_proofs.cli._common import format_bound
+
+    if value == "0.1f":
+        x, exact = 0.1, Fraction(0.1)  # a float, at its exact binary value
+    else:
+        with mp.workdps(60):
+            num, _, den = value.partition("/")
+            x = mp.mpf(num) / int(den or 1)
+        man, exp = x.man_exp
+        exact = (-1 if x < 0 else 1) * Fraction(int(man)) * Fraction(2) ** int(exp)
+    for upward, rounding in ((True, decimal.ROUND_CEILING), (False, decimal.ROUND_FLOOR)):
+        token = format_bound(x, digits, upward=upward)
+        ctx = decimal.Context(prec=digits, rounding=rounding, Emin=-10**6, Emax=10**6)
+        expected = ctx.divide(decimal.Decimal(exact.numerator), decimal.Decimal(exact.denominator))
+        assert decimal.Decimal(token) == expected, (token, expected)
+        assert significant_digits(token) == digits
+        assert (Fraction(decimal.Decimal(token)) >= exact) if upward else (Fraction(decimal.Decimal(token)) <= exact)
+
+
+def test_format_bound_differs_from_round_to_nearest():
+    """The check above can fail: round to nearest (format_value) gives 1/3 an "upper bound" 0.33333
+    below it and 2/3 a "lower bound" 0.66667 above it."""
+    from arete_proofs.cli._common import format_bound
+
+    third, two_thirds = mp.mpf(1) / 3, mp.mpf(2) / 3
+    assert format_value(two_thirds, 5) == "0.66667" != format_bound(two_thirds, 5, upward=False) == "0.66666"
+    assert format_value(third, 5) == "0.33333" != format_bound(third, 5, upward=True) == "0.33334"
+    assert format_bound(mp.inf, 5, upward=False) == "inf"
+
+
 # --------------------------------------------------------------------------
 # The module entry point, in a real subprocess
 # --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ One module per subcommand, or per pair of subcommands that share options:
   command registry (the ``@command`` decorator); it imports no subcommand module;
 * ``.density`` -- ``arete density`` (density, CDF, certified balls);
 * ``.verify`` -- ``arete verify`` (the proof chain over parameter grids);
-* ``.epsilon`` -- ``arete epsilon`` (the tight epsilon);
+* ``.epsilon`` -- ``arete epsilon`` (the tight epsilon, E|Z| and Var Z);
 * ``.certify`` -- ``arete certify`` (a certified bound on the tight epsilon);
 * ``.optimize`` -- ``arete optimize`` and ``arete compare`` (optimized
   parameters, the error table);

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import re
+from decimal import Context, Decimal
+from fractions import Fraction
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -181,6 +183,60 @@ def format_value(x, digits: int) -> str:
     if mp.isnan(x):
         return "nan"
     return mpmath.nstr(x, digits, strip_zeros=False)
+
+
+def _exact(x) -> Fraction:
+    """The exact rational value of a float or a finite ``mpf``."""
+    if isinstance(x, mpmath.mpf):
+        man, exp = x.man_exp  # |x| = man * 2**exp (man_exp drops the sign)
+        value = Fraction(int(man)) * Fraction(2) ** int(exp)
+        return -value if x < 0 else value
+    return Fraction(x)
+
+
+def format_bound(x, digits: int, *, upward: bool) -> str:
+    """Format a bound ``x`` with ``digits`` significant digits, rounded so that it stays a bound.
+
+    ``upward=True``: the printed decimal is >= ``x`` (an upper bound stays an upper
+    bound); ``upward=False``: <= ``x``.  Round to nearest (:func:`format_value`) can
+    move a certified bound past the value it bounds; this cannot.  A float is taken at
+    its exact binary value.
+
+    >>> third = mpmath.mpf(1) / 3
+    >>> format_bound(third, 5, upward=True), format_bound(third, 5, upward=False)
+    ('0.33334', '0.33333')
+    >>> format_bound(-third, 5, upward=True), format_bound(0.5, 3, upward=False)  # exact values stay
+    ('-0.33333', '0.500')
+    >>> float(format_bound(0.1, 17, upward=False)) <= 0.1 <= float(format_bound(0.1, 17, upward=True))
+    True
+    """
+    if not isinstance(x, mpmath.mpf):
+        with mp.workprec(max(mp.prec, 64)):  # a float is exact in 53 bits
+            x = mp.mpf(x)
+    text = format_value(x, digits)
+    if mp.isinf(x) or mp.isnan(x):
+        return text
+    printed, exact = Decimal(text), _exact(x)
+    if (Fraction(printed) < exact) if upward else (Fraction(printed) > exact):
+        ctx = Context(prec=digits)
+        printed = ctx.next_plus(printed) if upward else ctx.next_minus(printed)
+        with mp.workdps(digits + 20):
+            text = format_value(mp.mpf(str(printed)), digits)
+    return text
+
+
+def tight_epsilon_of(args: argparse.Namespace, digits: int):
+    """The tight epsilon of the parameters in ``args`` at ``digits`` digits: ``(Parameters, delta, TightEpsilon)``.
+
+    ``args`` carries ``alpha/theta/lam/paper_eps/delta`` as :func:`resolve_parameters`
+    reads them (``delta`` None means 1).  ``arete epsilon`` and ``arete simulate`` both
+    call this, so they print the same digits for the same parameters.
+    """
+    from ..privacy import tight
+
+    params = resolve_parameters(args, digits + 10, delta_for_explicit=True)
+    delta = args.delta if args.delta is not None else "1"
+    return params, delta, tight.tight_epsilon(params.alpha, params.theta, params.lam, delta, digits=digits)
 
 
 # --------------------------------------------------------------------------

@@ -10,7 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import add_parameter_options, command, need_flint, resolve_parameters
+from ._common import add_parameter_options, command, format_bound, format_value, need_flint, resolve_parameters
+
+#: Digits of the engine's tight epsilon ``certify_epsilon`` reports as ``numeric``
+#: (it calls ``tight_epsilon(..., digits=10)``); printed with exactly these digits.
+NUMERIC_DIGITS = 10
+#: Digits of the certified bounds in the text output, rounded outward (a bound stays a bound).
+BOUND_DIGITS = 15
 
 
 def _certify_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +32,19 @@ def _certify_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not compute the engine's tight epsilon for comparison")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def _gap_text(gap, numeric) -> str:
+    """The gap bound - numeric with 2 digits, or, when it is not 10 times the numeric value's
+    error bound (relative 10^-NUMERIC_DIGITS), only that bound: its digits would be noise.
+
+    >>> _gap_text(2.5e-4, 6.0), _gap_text(1e-14, 14.25)
+    ('gap 0.00025', 'gap below 1.5e-8, the accuracy of the numeric value')
+    """
+    accuracy = abs(numeric) * 10.0 ** -NUMERIC_DIGITS
+    if abs(gap) <= 10 * accuracy:
+        return f"gap below {format_bound(10 * accuracy, 2, upward=True)}, the accuracy of the numeric value"
+    return f"gap {gap:.2g}"
 
 
 @command(
@@ -71,20 +90,27 @@ def certify_command(args: argparse.Namespace) -> int:
                         workers=args.workers, numeric=not args.no_numeric, max_seconds=args.max_seconds,
                         progress=not args.quiet)
     ok = r.target is None or r.meets_target
+    numeric = None if r.numeric is None else format_value(r.numeric, NUMERIC_DIGITS)
     if args.json:
+        # the certified floats (upper, lower, tail) are exact JSON numbers; "numeric" is the
+        # library's float of the engine's value, good to numeric_digits digits
         doc = {**params.report, "delta": delta, **{k: v for k, v in r.to_dict().items()
                                                     if k not in ("alpha", "theta", "lam", "Delta")},
                "exact_parameters": {"alpha": r.alpha, "theta": r.theta, "lam": r.lam, "Delta": r.Delta}}
+        if numeric is not None:
+            doc["numeric_digits"] = NUMERIC_DIGITS
         print(json.dumps(doc, indent=2, default=str))
     else:
-        print(f"certified bound  epsilon* <= {r.upper!r}")
+        print(f"certified bound  epsilon* <= {format_bound(r.upper, BOUND_DIGITS, upward=True)}")
         if r.lower is not None:
-            print(f"certified lower  epsilon* >= {r.lower!r}  (at t = {r.t_star!r})")
-        if r.numeric is not None:
-            print(f"numeric tight    epsilon* =  {r.numeric!r}  (gap {r.gap:.3g})")
+            print(f"certified lower  epsilon* >= {format_bound(r.lower, BOUND_DIGITS, upward=False)}"
+                  f"  (at t = {r.t_star!r})")
+        if numeric is not None:
+            print(f"numeric tight    epsilon* =  {numeric}  ({_gap_text(r.gap, r.numeric)})")
         print(f"method           {r.method}: {r.argument}")
         if r.method == "cover":
-            print(f"cover            {r.cells} cells on [0, {r.T!r}], tail bound {r.tail!r} for t >= T, "
+            print(f"cover            {r.cells} cells on [0, {r.T!r}], tail bound "
+                  f"{None if r.tail is None else format_bound(r.tail, BOUND_DIGITS, upward=True)} for t >= T, "
                   f"{r.evaluations} certified density evaluations")
         print(f"time             {r.seconds:.1f} s")
         if r.target is not None:

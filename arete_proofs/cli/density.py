@@ -18,6 +18,7 @@ from ._common import (
     add_output_options,
     add_parameter_options,
     command,
+    format_bound,
     format_value,
     need_flint,
     resolve_parameters,
@@ -84,6 +85,16 @@ def density(args: argparse.Namespace) -> int:
     return 0
 
 
+def _endpoint(x, digits: int, *, upward: bool) -> str:
+    """An exact arb endpoint (``ball.lower()`` / ``ball.upper()``) rounded outward to ``digits`` digits."""
+    import mpmath
+
+    man, exp = x.man_exp()
+    with mpmath.workprec(max(64, int(man).bit_length() + 8)):
+        value = mpmath.ldexp(mpmath.mpf(int(man)), int(exp))
+    return format_bound(value, digits, upward=upward)
+
+
 def _certified_density(args: argparse.Namespace, params: Parameters, digits: int) -> int:
     """``arete density --certified``: one arb ball per point."""
     need_flint("--certified")
@@ -96,8 +107,8 @@ def _certified_density(args: argparse.Namespace, params: Parameters, digits: int
     if args.json:
         doc = {"distribution": "arete", **params.report, "digits": digits, "quantity": "pdf",
                "certified": True,
-               "points": [{"t": t, "ball": x, "lower": b.lower().str(digits + 3, radius=False),
-                           "upper": b.upper().str(digits + 3, radius=False)}
+               "points": [{"t": t, "ball": x, "lower": _endpoint(b.lower(), digits + 3, upward=False),
+                           "upper": _endpoint(b.upper(), digits + 3, upward=True)}
                           for t, x, b in zip(args.points, texts, balls)]}
         print(json.dumps(doc, indent=2))
     else:

@@ -1,6 +1,9 @@
-"""``arete epsilon``: the tight epsilon of Arete noise and the point where it is attained.
+"""``arete epsilon``: the tight epsilon of Arete noise, the point where it is attained, and the errors.
 
-Computed by :func:`arete_proofs.privacy.tight.tight_epsilon`; the ball-arithmetic
+Computed by :func:`arete_proofs.privacy.tight.tight_epsilon` (through
+:func:`arete_proofs.cli._common.tight_epsilon_of`, shared with ``arete simulate``);
+E|Z| and Var Z are the closed forms :func:`arete_proofs.distributions.arete.mean_abs`
+and :func:`~arete_proofs.distributions.arete.var`.  The ball-arithmetic
 proof of an upper bound is ``arete certify`` (:mod:`arete_proofs.cli.certify`).
 Shared options and the registry: :mod:`arete_proofs.cli._common`.
 """
@@ -10,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import add_parameter_options, command, format_value, resolve_parameters
+from ._common import add_parameter_options, command, format_bound, format_value, tight_epsilon_of
 
 
 def _epsilon_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,12 +24,14 @@ def _epsilon_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command(
     "epsilon",
-    help="tight epsilon of Arete noise: sup over t of ln f_A(t)/f_A(t + Delta)",
+    help="tight epsilon of Arete noise (sup over t of ln f_A(t)/f_A(t + Delta)), E|Z| and Var Z",
     description="""\
 Prints the tight privacy parameter of Arete(alpha, theta, lam) noise for queries of
 sensitivity DELTA (default 1): epsilon = sup_t ln f_A(t)/f_A(t + DELTA) (Section 4.2,
-Corollary 5), certified to --digits digits over the whole line, and the point t_star
-where the supremum is attained (inf when it is only approached in the tail).  Examples:
+Corollary 5), certified to --digits digits over the whole line, the point t_star
+where the supremum is attained (inf when it is only approached in the tail), and the
+errors of the noise: mean_abs = E|Z| (exact closed form) and variance = Var Z =
+2 alpha theta^2 + 2 lam^2 (Lemma 3), both to --digits digits.  Examples:
 
     arete epsilon --alpha 0.07559007048913552 --theta 0.6295929433519876 --lam 0.05453349704921005
     arete epsilon --paper-eps 20 --delta 10 --digits 20 --json
@@ -35,21 +40,25 @@ where the supremum is attained (inf when it is only approached in the tail).  Ex
 )
 def epsilon_command(args: argparse.Namespace) -> int:
     """``arete epsilon``: the tight epsilon and its maximiser."""
-    from ..privacy import tight as privacy
+    from ..distributions import arete
 
-    params = resolve_parameters(args, args.digits + 10, delta_for_explicit=True)
-    delta = args.delta if args.delta is not None else "1"
-    r = privacy.tight_epsilon(params.alpha, params.theta, params.lam, delta, digits=args.digits)
+    params, delta, r = tight_epsilon_of(args, args.digits)
     eps_text = format_value(r.epsilon, args.digits)
     t_text = format_value(r.t_star, min(args.digits, 15))
+    mean_abs = format_value(arete.mean_abs(params.alpha, params.theta, params.lam, digits=args.digits), args.digits)
+    variance = format_value(arete.var(params.alpha, params.theta, params.lam, digits=args.digits), args.digits)
     if args.json:
         doc = {**params.report, "delta": delta, "digits": args.digits, "epsilon": eps_text,
                "t_star": t_text, "attained": r.attained, "method": r.method,
-               "lower_bound": format_value(r.lower_bound, args.digits + 3),
-               "upper_bound": format_value(r.upper_bound, args.digits + 3),
-               "tail_limit": format_value(r.tail_limit, args.digits)}
+               # certified bounds, rounded outward so that they stay bounds
+               "lower_bound": format_bound(r.lower_bound, args.digits + 3, upward=False),
+               "upper_bound": format_bound(r.upper_bound, args.digits + 3, upward=True),
+               "tail_limit": format_value(r.tail_limit, args.digits),
+               "mean_abs": mean_abs, "variance": variance}
         print(json.dumps(doc, indent=2))
     else:
         print(f"epsilon {eps_text}")
         print(f"t_star {t_text}")
+        print(f"mean_abs {mean_abs}")
+        print(f"variance {variance}")
     return 0

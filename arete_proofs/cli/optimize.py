@@ -1,8 +1,12 @@
 """``arete optimize`` and ``arete compare``: optimized Arete parameters and the error table.
 
 Both take a target epsilon (:func:`_target_arguments`) and use
-:mod:`arete_proofs.privacy.optimize` / :mod:`arete_proofs.privacy.errors`.
-Shared options and the registry: :mod:`arete_proofs.cli._common`.
+:mod:`arete_proofs.privacy.optimize` / :mod:`arete_proofs.privacy.errors`.  The
+lines of ``arete compare``, text and JSON alike, are the
+:meth:`arete_proofs.privacy.errors.ComparisonRow.entries` of each row.  The
+optimizer's ``alpha, theta, lam`` are printed exactly (shortest repr of the float64
+values): they are the parameters whose epsilon was certified, and rounding them
+would change it.  Shared options and the registry: :mod:`arete_proofs.cli._common`.
 """
 
 from __future__ import annotations
@@ -12,15 +16,20 @@ import json
 
 import mpmath
 
-from ._common import command, format_value
+from ._common import UsageError, command, format_value
 
 
 def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> None:
-    group = parser.add_mutually_exclusive_group(required=True)
+    # compare (many=True) may instead take --figure-4 alone: the check is in compare_command
+    group = parser.add_mutually_exclusive_group(required=not many)
     group.add_argument("--epsilon", metavar="E", nargs="+" if many else None,
                        help="target privacy parameter eps > 0" + (" (one or more)" if many else ""))
     group.add_argument("--paper-eps", metavar="E", nargs="+" if many else None,
                        help="as --epsilon, and also show the paper's parameters (Lemma 3) at that eps")
+    if many:
+        parser.add_argument("--figure-4", action="store_true",
+                            help="also add the paper's three Figure-4 parameter sets (DELTA = 1): one row each "
+                            "at its exact tight eps, beside Laplace, Staircase and optimized Arete at that eps")
     parser.add_argument("--delta", metavar="DELTA", default="1", help="sensitivity Delta > 0 (default 1)")
     parser.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs",
                         help="minimise E|Z| (default) or Var Z")
@@ -68,18 +77,32 @@ def optimize_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parameter_text(name, v):
+    if isinstance(v, float):  # the optimizer's parameters
+        return f"{name}={v:.6g}"
+    if isinstance(v, (str, bool)):
+        return f"{name}={v}"
+    return f"{name}={mpmath.nstr(v, 6)}"
+
+
 @command(
     "compare",
-    help="error table: Arete-optimized, Laplace, Staircase and the paper's parameters at a given epsilon",
+    help="error table: Arete-optimized, Laplace, Staircase, the paper's parameters (and Figure 4's) at given epsilons",
     description="""\
 Prints, for each target epsilon, the exact E|X| and Var X of: Arete with optimized
 parameters (tight epsilon <= E, minimising --objective), Laplace (lam = DELTA/E),
 Staircase (gamma optimal for E|X| and, separately, for Var X) and Arete with the
 paper's parameters where Lemma 3 applies (E >= 20 + 4 ln DELTA, DELTA >= 2/e).
-Examples:
+With --figure-4 (DELTA = 1), after them one row group per parameter set of the
+paper's Figure 4 (found empirically for eps = 6, 7, 8) at the set's exact tight
+epsilon eps* (slightly below 6, 7, 8): the set itself (arete-figure-4: its E|Z|,
+Var Z, parameters and eps*) beside the same mechanisms at eps*.  Each row takes
+5-30 s for the optimization.  --json has every field of the table ("entries" of
+each row), numbers as strings with 12 digits.  Examples:
 
     arete compare --epsilon 8
     arete compare --epsilon 6 10 20 --json
+    arete compare --figure-4
 """,
     options=(lambda p: _target_arguments(p, many=True),),
 )
@@ -88,24 +111,23 @@ def compare_command(args: argparse.Namespace) -> int:
     from ..privacy import errors
 
     eps_values = args.epsilon if args.epsilon is not None else args.paper_eps
-    rows = errors.comparison_table(eps_values, args.delta, objective=args.objective)
+    if eps_values is None and not args.figure_4:
+        raise UsageError("one of the arguments --epsilon --paper-eps --figure-4 is required")
+    rows = errors.comparison_table(eps_values or [], args.delta, objective=args.objective,
+                                   figure_4=args.figure_4)
     if args.json:
-        print(json.dumps({"delta": args.delta, "objective": args.objective,
+        print(json.dumps({"delta": args.delta, "objective": args.objective, "figure_4": args.figure_4,
                           "rows": [r.as_dict(12) for r in rows]}, indent=2))
         return 0
     table = [("eps", "noise", "E|X|", "Var X", "parameters")]
     for r in rows:
-        e = mpmath.nstr(mpmath.mpf(r.eps), 6)
-        if r.arete is not None:
-            o = r.arete
-            table.append((e, f"arete-optimized ({args.objective})", _num(o.mean_abs, 6), _num(o.variance, 6),
-                          f"alpha={o.alpha:.6g} theta={o.theta:.6g} lam={o.lam:.6g} eps*={_num(o.epsilon, 8)}"))
-        for label, n in (("laplace", r.laplace), ("staircase", r.staircase), ("arete-paper", r.paper)):
-            if n is None:
-                continue
-            params = " ".join(f"{k}={mpmath.nstr(mpmath.mpf(v), 6) if not isinstance(v, (str, bool)) else v}"
-                              for k, v in n.parameters.items())
-            table.append((e, label, _num(n.mean_abs, 6), _num(n.variance, 6), params))
+        e = mpmath.nstr(r.eps, 6)
+        for entry in r.entries():
+            label = entry.noise + (f" ({args.objective})" if entry.noise == "arete-optimized" else "")
+            params = [_parameter_text(k, v) for k, v in entry.parameters.items()]
+            if entry.epsilon is not None:
+                params.append(f"eps*={_num(entry.epsilon, 8)}")
+            table.append((e, label, _num(entry.mean_abs, 6), _num(entry.variance, 6), " ".join(params)))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:
         print("  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w) for i, (c, w) in enumerate(zip(row[:4], widths)))

@@ -9,10 +9,21 @@ from __future__ import annotations
 import argparse
 import json
 
-import mpmath
-from mpmath import mp
 
-from ._common import DEFAULT_DIGITS, UsageError, add_parameter_options, command, resolve_parameters
+from .._validation import PrecisionError
+from ._common import (
+    DEFAULT_DIGITS,
+    UsageError,
+    add_parameter_options,
+    command,
+    format_value,
+    resolve_parameters,
+    tight_epsilon_of,
+)
+
+#: Default significant digits of the tight epsilon ``arete simulate`` prints (as
+#: ``arete_proofs.mechanisms.AreteMechanism`` computes it by default).
+TIGHT_DIGITS = 8
 
 
 def _positive_int(name):
@@ -41,6 +52,9 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--alpha", metavar="ALPHA", help="Arete alpha (with --theta and --lam; default: Lemma 3's parameters)")
     parser.add_argument("--theta", metavar="THETA", help="Arete theta")
     parser.add_argument("--lam", metavar="LAM", help="Arete lambda")
+    parser.add_argument("--digits", metavar="D", type=int, default=TIGHT_DIGITS,
+                        help=f"significant digits of the tight epsilon, 1..40 (default {TIGHT_DIGITS}); "
+                        "every printed digit is certified, the same as 'arete epsilon --digits D'")
     parser.add_argument("--json", action="store_true", help="print the full result as one JSON document")
 
 
@@ -53,7 +67,8 @@ with values in [0, DELTA] each add a share of Arete noise sized for M <= N
 participants (dropouts down to M keep the designed privacy; more participants only
 add noise); the noisy sum is released.  Reports the empirical mean absolute error and
 variance over the rounds against the exact ones, and Laplace and Staircase at the
-same epsilon.  Examples:
+same epsilon, and the tight epsilon of the designed Arete noise to --digits digits
+(the same digits as 'arete epsilon' prints for these parameters).  Examples:
 
     arete simulate --parties 100 --min-parties 80 --epsilon 10 --rounds 2000 --seed 1
     arete simulate --parties 10 --min-parties 10 --epsilon 6 --alpha 0.0756 --theta 0.63 --lam 0.0545 --json
@@ -69,17 +84,32 @@ def simulate_command(args: argparse.Namespace) -> int:
     given = [x for x in (args.alpha, args.theta, args.lam) if x is not None]
     if given and len(given) != 3:
         raise UsageError("give all of --alpha, --theta, --lam or none (Lemma 3's parameters)")
+    from ..privacy.tight import MAX_PRIVACY_DIGITS
+
+    if not 1 <= args.digits <= MAX_PRIVACY_DIGITS:
+        raise UsageError(f"--digits must be between 1 and {MAX_PRIVACY_DIGITS}, got {args.digits}")
     kw = dict(params="given", alpha=args.alpha, theta=args.theta, lam=args.lam) if given else {}
     result = mechanisms.simulate(args.parties, args.min_parties, args.epsilon, args.rounds,
-                                 seed=args.seed, Delta=args.delta, **kw)
+                                 seed=args.seed, Delta=args.delta, tight=False, **kw)
+    # the tight epsilon exactly as 'arete epsilon' computes it (same parameters, same digits)
+    same_as_epsilon_command = argparse.Namespace(alpha=args.alpha, theta=args.theta, lam=args.lam,
+                                                 paper_eps=None if given else args.epsilon, delta=args.delta)
+    p = result["params"]
+    try:
+        tight = tight_epsilon_of(same_as_epsilon_command, args.digits)[2]
+        p.update(tight_epsilon=format_value(tight.epsilon, args.digits), tight_epsilon_digits=args.digits,
+                 tight_epsilon_note=None)
+    except (PrecisionError, ArithmeticError) as exc:
+        p.update(tight_epsilon=None, tight_epsilon_digits=args.digits,
+                 tight_epsilon_note=f"tight epsilon not certified: {exc}")
     if args.json:
         print(json.dumps(result, indent=2, default=str))
         return 0
-    p = result["params"]
-    print(f"parties {result['parties']}  min_parties {result['min_parties']}  eps {result['eps']}  "
-          f"Delta {result['Delta']}  rounds {result['rounds']}  seed {result['seed']}")
+    print(f"parties {result['parties']}  min_parties {result['min_parties']}  eps {args.epsilon}  "
+          f"Delta {args.delta}  rounds {result['rounds']}  seed {result['seed']}")
+    tight_text = p["tight_epsilon"] if p["tight_epsilon"] is not None else p["tight_epsilon_note"]
     print(f"arete alpha {p['alpha']:.6g}  theta {p['theta']:.6g}  lam {p['lam']:.6g}  "
-          f"({p['source']}; tight epsilon {p.get('tight_epsilon')})")
+          f"({p['source']}; tight epsilon {tight_text})")
     rows = [("noise", "exact E|err|", "empirical E|err|", "exact Var", "empirical Var")]
     for key, label in (("arete", "arete (distributed)"), ("laplace_distributed", "laplace (distributed)"),
                        ("laplace", "laplace (central)"), ("staircase", "staircase (central)")):
@@ -122,8 +152,8 @@ def sample_command(args: argparse.Namespace) -> int:
     from ..mechanisms import sampling
 
     params = resolve_parameters(args, DEFAULT_DIGITS)
-    values = [float(mp.mpf(v)) if isinstance(v, mpmath.mpf) else v for v in (params.alpha, params.theta, params.lam)]
-    z = sampling.sample(*values, args.size, seed=args.seed, parties=args.parties)
+    # the samplers convert to float64 themselves and refuse a parameter that underflows
+    z = sampling.sample(params.alpha, params.theta, params.lam, args.size, seed=args.seed, parties=args.parties)
     path = sampling.save_samples(args.out, z)
     print(f"wrote {z.size} draws to {path}")
     return 0

@@ -15,7 +15,7 @@ import sys
 
 import mpmath
 
-from ._common import UsageError, command
+from ._common import UsageError, command, format_bound
 
 
 def _verify_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +77,11 @@ def _slack_text(x) -> str:
     if x in (float("inf"), float("-inf")):
         return "inf" if x > 0 else "-inf"
     return f"{x:.4g}"
+
+
+def _margin_text(m) -> str:
+    """A certified lower bound on a margin, with 4 digits rounded down (it stays a lower bound)."""
+    return "-" if m is None else format_bound(m, 4, upward=False)
 
 
 def _run_certificates(statement_ids):
@@ -163,7 +168,7 @@ def verify_command(args: argparse.Namespace) -> int:
         for c in report.certified:
             verdict = {True: "certified", False: "REFUTED", None: "UNDECIDED"}[c["holds"]]
             print(f"certificate {c['function']:<28} {verdict:<10} {c['statement']}: {c['inequality']} "
-                  f"({c['boxes']} boxes, min margin {c['min_margin']})")
+                  f"({c['boxes']} boxes, min margin {_margin_text(c['min_margin'])})")
     if report.observations:
         print()
         for o in report.observations:
