@@ -58,8 +58,7 @@ non-zero result, about :math:`10^{-4}` of the draws at :math:`a = 10^{-7}`, whic
 this path faster than numpy's there); :func:`log_gamma_variates` returns :math:`\ln X` itself, without
 underflow.
 
->>> import mpmath
-import numpy as np
+>>> import numpy as np
 >>> from arete_proofs import arete as engine
 >>> a, th, lam = np.exp(-2.5), 0.4, np.exp(-2.5)            # Lemma 3 at eps = 10, Delta = 1
 >>> z = arete(a, th, lam, 200_000, 1)
