@@ -145,7 +145,7 @@ def pdf(t, alpha, theta, lam, sigma):
 
     >>> import numpy as np
     >>> t = np.linspace(-3, 3, 601)
-    >>> abs(np.trapezoid(pdf(t, 0.3, 1.0, 0.2, 0.1), t) - 1) < 0.02   # most of the mass
+    >>> bool(abs(np.trapezoid(pdf(t, 0.3, 1.0, 0.2, 0.1), t) - 1) < 0.02)   # most of the mass
     True
     """
     return np.exp(logpdf(t, alpha, theta, lam, sigma))
