@@ -19,7 +19,7 @@ in ``tests/test_arete_gauss.py`` against the exact engine.
 >>> bool(np.all(np.diff(f) < 0))                       # decreasing on t > 0
 True
 >>> exact = float(arete_gauss.pdf("1.0016", a, th, lam, sg, digits=17))
->>> abs(f[2] / exact - 1) < 1e-9                       # agrees with the exact engine
+>>> bool(abs(f[2] / exact - 1) < 1e-9)                 # agrees with the exact engine
 True
 """
 
