@@ -8,6 +8,8 @@ parameters, then ``digits=``):
 * :mod:`~arete_proofs.distributions.laplace` -- Laplace(lam) (Definition 23)
 * :mod:`~arete_proofs.distributions.gamma_gamma` -- X1 - X2 (Definition 7, Bessel-K form)
 * :mod:`~arete_proofs.distributions.arete` -- Arete(alpha, theta, lam) (Definitions 1 and 9)
+* :mod:`~arete_proofs.distributions.arete_gauss` -- X1 - X2 + Laplace(lam) + N(0, sigma^2) (beyond the paper, issue 17)
+* :mod:`~arete_proofs.distributions.fast_gauss` -- its float64 path
 * :mod:`~arete_proofs.distributions.staircase` -- the Staircase distribution (Lemma 27)
 * :mod:`~arete_proofs.distributions.fast` -- the float64 path (numpy arrays) for plots and grids
 * :mod:`~arete_proofs.distributions.params` -- the paper's parameters (Lemma 3, Figure 4)
@@ -17,6 +19,7 @@ The private modules ``_tanhsinh`` (tanh-sinh quadrature with error control),
 and direct integrals) are the numerical engine behind them.
 """
 
-from . import arete, fast, gamma, gamma_gamma, laplace, params, staircase
+from . import arete, arete_gauss, fast, fast_gauss, gamma, gamma_gamma, laplace, params, staircase
 
-__all__ = ["arete", "fast", "gamma", "gamma_gamma", "laplace", "params", "staircase"]
+__all__ = ["arete", "arete_gauss", "fast", "fast_gauss", "gamma", "gamma_gamma", "laplace", "params",
+           "staircase"]
