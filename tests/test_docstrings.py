@@ -30,6 +30,8 @@ MODULES = [
     "distributions.params",
     "distributions.staircase",
     "distributions._limits",
+    "distributions.arete_gauss",
+    "distributions.fast_gauss",
     "chain.proof_integrals",
     "privacy.tight",
     "privacy.curves",
