@@ -395,9 +395,12 @@ def epsilon_for_delta(alpha, theta, lam, sensitivity=1, delta=1e-6, *, digits=12
     r0 = hockey_stick_details(None, None, None, eps=0, _loss=loss)
     if r0.delta <= target:
         return mp.zero
+    x0 = None
+    if loss.digits > 6:  # a 6-digit solve first: Newton then needs two or three full-precision steps
+        x0 = epsilon_for_delta(alpha, theta, lam, sensitivity, delta, digits=6)
     with mp.workdps(loss.dps):
         lo, hi = mp.zero, mp.mpf(loss.tight.upper_bound)
-        x = hi / 2
+        x = hi / 2 if x0 is None or x0 == 0 else mp.mpf(x0)
         tol = mp.mpf(10) ** -(loss.digits + 2)
         for _ in range(200):
             r = hockey_stick_details(None, None, None, eps=x, _loss=loss)
