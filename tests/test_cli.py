@@ -100,7 +100,7 @@ def test_json(capsys):
     assert doc["distribution"] == "arete"
     assert (doc["alpha"], doc["theta"], doc["lam"]) == API_PARAMS
     assert doc["digits"] == 10 and doc["quantity"] == "pdf"
-    assert "paper_eps" not in doc and "delta" not in doc
+    assert "paper_eps" not in doc and "sensitivity" not in doc
     assert [p["t"] for p in doc["points"]] == ["0.5", "-1"]
     expected = arete.pdf(["0.5", "-1"], *API_PARAMS, digits=10)
     for p, value in zip(doc["points"], expected):
@@ -128,7 +128,7 @@ def test_paper_eps_uses_lemma3_parameters(capsys):
     code, out, err = run(capsys, "density", "--paper-eps", "4", "--digits", digits, "--json", "0.5")
     assert code == 0 and err == ""
     doc = json.loads(out)
-    assert doc["paper_eps"] == "4" and doc["delta"] == "1"
+    assert doc["paper_eps"] == "4" and doc["sensitivity"] == "1"
     params = paper_parameters("4", "1", digits=digits)
     # exactly the API applied to paper_parameters(...)
     (value,) = arete.pdf(["0.5"], *params, digits=digits)
@@ -148,11 +148,11 @@ def test_paper_eps_uses_lemma3_parameters(capsys):
         assert mp.almosteq(mp.mpf(last_tokens(out)[0]), value, rel_eps=mp.mpf(10) ** -(digits - 2))
 
 
-def test_paper_eps_delta(capsys):
-    code, out, _ = run(capsys, "density", "--paper-eps", "4", "--delta", "2", "--digits", 8, "--json", "0.5")
+def test_paper_eps_sensitivity(capsys):
+    code, out, _ = run(capsys, "density", "--paper-eps", "4", "--sensitivity", "2", "--digits", 8, "--json", "0.5")
     assert code == 0
     doc = json.loads(out)
-    assert doc["delta"] == "2"
+    assert doc["sensitivity"] == "2"
     alpha, theta, lam = paper_parameters("4", "2", digits=8)
     with mp.workdps(30):
         assert mp.almosteq(mp.mpf(doc["theta"]), 2, rel_eps=mp.mpf(10) ** -12)  # 4*Delta/eps
@@ -216,10 +216,11 @@ BAD = {
     "missing-all-parameters": ["density", "1"],
     "missing-points": ["density", *PARAMS],
     "paper-eps-with-alpha": ["density", "--paper-eps", "20", "--alpha", "0.5", "1"],
-    "delta-without-paper-eps": ["density", *PARAMS, "--delta", "1", "1"],
+    "sensitivity-without-paper-eps": ["density", *PARAMS, "--sensitivity", "1", "1"],
     "paper-eps-negative": ["density", "--paper-eps", "-20", "1"],
     "paper-eps-non-numeric": ["density", "--paper-eps", "big", "1"],
-    "delta-zero": ["density", "--paper-eps", "20", "--delta", "0", "1"],
+    "sensitivity-zero": ["density", "--paper-eps", "20", "--sensitivity", "0", "1"],
+    "old-delta-flag": ["density", "--paper-eps", "20", "--delta", "2", "1"],
     "unknown-option": ["density", *PARAMS, "--bogus", "1"],
     "no-subcommand": [],
     "unknown-subcommand": ["bogus"],
@@ -359,3 +360,36 @@ def test_python_m_entry_point(capsys):
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("arete: error: ")
     assert "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------
+# --delta (the old sensitivity flag) is now an error naming --sensitivity
+# --------------------------------------------------------------------------
+
+RENAMED = {
+    "density": ["density", "--paper-eps", "20", "--delta", "2", "1"],
+    "epsilon": ["epsilon", *PARAMS, "--delta", "2"],
+    "certify": ["certify", *PARAMS, "--delta", "2"],
+    "optimize": ["optimize", "--epsilon", "8", "--delta", "2"],
+    "compare": ["compare", "--epsilon", "8", "--delta", "2"],
+    "simulate": ["simulate", "--parties", "3", "--min-parties", "2", "--epsilon", "10", "--delta", "2"],
+    "sample": ["sample", *PARAMS, "--size", "3", "--seed", "1", "--out", "x.npy", "--delta", "2"],
+}
+
+
+@pytest.mark.parametrize("argv", RENAMED.values(), ids=RENAMED.keys())
+def test_old_delta_flag_names_sensitivity(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("arete: error: --delta") and "--sensitivity" in err and len(err.splitlines()) == 1
+    # the same command with --sensitivity is accepted by the parser (no error about the flag)
+    fixed = ["--sensitivity" if a == "--delta" else a for a in argv]
+    from arete_proofs.cli.parser import build_parser
+
+    assert build_parser().parse_args(fixed).sensitivity == "2"
+
+
+def test_old_delta_flag_is_hidden_from_help(capsys):
+    for name in ("density", "epsilon", "optimize", "simulate"):
+        code, out, _ = run(capsys, name, "--help")
+        assert code == 0 and "--sensitivity" in out and "--delta" not in out

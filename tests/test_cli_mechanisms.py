@@ -49,8 +49,8 @@ def _significant_digits(text):
     # Lemma 3's parameters for eps = 10 (not eps-DP by the lemma; tight epsilon 6.39...), default 8 digits
     (["--epsilon", "10"], ["--paper-eps", "10"], None),
     # given parameters, sensitivity 2, 11 digits
-    (["--epsilon", "6", "--delta", "2", "--alpha", "0.0756", "--theta", "1.26", "--lam", "0.109"],
-     ["--alpha", "0.0756", "--theta", "1.26", "--lam", "0.109", "--delta", "2"], 11),
+    (["--epsilon", "6", "--sensitivity", "2", "--alpha", "0.0756", "--theta", "1.26", "--lam", "0.109"],
+     ["--alpha", "0.0756", "--theta", "1.26", "--lam", "0.109", "--sensitivity", "2"], 11),
 ])
 def test_simulate_tight_epsilon_has_the_digits_of_arete_epsilon(capsys, simulate_args, epsilon_args, digits):
     d = [] if digits is None else ["--digits", str(digits)]

@@ -29,18 +29,18 @@ def test_epsilon_lines_match_library(capsys):
     assert lines[0].split()[1] == mp.nstr(ref, 8, strip_zeros=False)
 
 
-def test_epsilon_json_paper_eps_and_delta(capsys):
-    code, out, err = run(capsys, "epsilon", "--paper-eps", "20", "--delta", "2", "--digits", "6", "--json")
+def test_epsilon_json_paper_eps_and_sensitivity(capsys):
+    code, out, err = run(capsys, "epsilon", "--paper-eps", "20", "--sensitivity", "2", "--digits", "6", "--json")
     assert code == 0, err
     doc = json.loads(out)
-    assert doc["paper_eps"] == "20" and doc["delta"] == "2"
+    assert doc["paper_eps"] == "20" and doc["sensitivity"] == "2"
     # epsilon is rounded to 6 digits, the bounds carry 3 more
     assert abs(float(doc["lower_bound"]) - float(doc["epsilon"])) <= 1e-5 * float(doc["epsilon"])
     assert float(doc["epsilon"]) < 20          # the paper's parameters are eps-DP (Lemma 3)
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--alpha", "1", "--theta", "1", "--lam", "1", "--delta", "0"], "Delta"),
+    (["--alpha", "1", "--theta", "1", "--lam", "1", "--sensitivity", "0"], "Delta"),
     (["--alpha", "-1", "--theta", "1", "--lam", "1"], "alpha"),
     (["--alpha", "1", "--theta", "1"], "--lam"),
 ])
@@ -178,9 +178,9 @@ def test_compare_json_has_every_field_of_the_text_table(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["optimize", "--epsilon", "0"], "eps"), (["optimize", "--epsilon", "8", "--delta", "-1"], "Delta"),
+    (["optimize", "--epsilon", "0"], "eps"), (["optimize", "--epsilon", "8", "--sensitivity", "-1"], "Delta"),
     (["compare", "--epsilon", "-2"], "eps"), (["optimize"], "--epsilon"),
-    (["compare"], "--figure-4"), (["compare", "--figure-4", "--delta", "2"], "Delta"),
+    (["compare"], "--figure-4"), (["compare", "--figure-4", "--sensitivity", "2"], "Delta"),
     (["compare", "--epsilon", "8", "--paper-eps", "8"], "--paper-eps"),
 ])
 def test_optimize_compare_bad_input(capsys, argv, message):
@@ -265,7 +265,7 @@ def test_certify_paper_eps_uses_exact_parameters(capsys):
 
     from arete_proofs.cli import main
 
-    assert main(["certify", "--paper-eps", "30", "--delta", "10", "--target", "30", "--json", "--quiet",
+    assert main(["certify", "--paper-eps", "30", "--sensitivity", "10", "--target", "30", "--json", "--quiet",
                  "--no-numeric"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert "+/-" in doc["exact_parameters"]["alpha"] and doc["exact_parameters"]["theta"] == "4/3"

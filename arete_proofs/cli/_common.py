@@ -84,15 +84,46 @@ class Parameters:
     report: dict[str, str] = field(default_factory=dict)
 
 
-def add_parameter_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--alpha/--theta/--lam`` or ``--paper-eps [--delta]`` to ``parser``.
+#: The one-line error for the old sensitivity flag: ``--delta`` is the delta of
+#: (eps, delta)-DP now (``arete account``), the sensitivity is ``--sensitivity``.
+RENAMED_DELTA = ("--delta is no longer the sensitivity: use --sensitivity S "
+                 "(--delta now means the delta of (eps, delta)-DP, as in 'arete account')")
 
-    Read them back with :func:`resolve_parameters`.
+
+class _RenamedDelta(argparse.Action):
+    """The old ``--delta`` (sensitivity) flag: hidden, and an error naming ``--sensitivity``."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        kwargs.update(nargs="?", help=argparse.SUPPRESS, default=None)
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise UsageError(RENAMED_DELTA)
+
+
+def add_renamed_delta(parser: argparse.ArgumentParser) -> None:
+    """Add the hidden ``--delta`` that fails with :data:`RENAMED_DELTA` (exit 2)."""
+    parser.add_argument("--delta", dest="_renamed_delta", action=_RenamedDelta)
+
+
+def add_sensitivity_option(parser, *, default=None, help=None) -> None:
+    """Add ``--sensitivity S`` (the paper's Delta) and the hidden, renamed ``--delta``."""
+    parser.add_argument("--sensitivity", metavar="S", default=default,
+                        help=help or "sensitivity Delta > 0 of the query (default 1)")
+    add_renamed_delta(parser)
+
+
+def add_parameter_options(parser: argparse.ArgumentParser, *, renamed_delta: bool = True) -> None:
+    """Add ``--alpha/--theta/--lam`` or ``--paper-eps [--sensitivity]`` to ``parser``.
+
+    Read them back with :func:`resolve_parameters`.  ``renamed_delta``: also add the
+    hidden ``--delta`` that fails with :data:`RENAMED_DELTA` (``arete account``, whose
+    ``--delta`` is the delta of (eps, delta)-DP, passes False).
     """
     group = parser.add_argument_group(
         "distribution parameters",
         "Give either all of --alpha, --theta, --lam, or --paper-eps (optionally with\n"
-        "--delta).  Values are decimal strings, parsed exactly at the working precision.",
+        "--sensitivity).  Values are decimal strings, parsed exactly at the working precision.",
     )
     group.add_argument("--alpha", metavar="ALPHA", help="Gamma shape alpha > 0")
     group.add_argument("--theta", metavar="THETA", help="Gamma scale theta > 0")
@@ -104,14 +135,16 @@ def add_parameter_options(parser: argparse.ArgumentParser) -> None:
         "alpha = lam = exp(-EPS/4), theta = 4*DELTA/EPS",
     )
     group.add_argument(
-        "--delta", metavar="DELTA", help="sensitivity Delta for --paper-eps (default 1)"
+        "--sensitivity", metavar="S", help="sensitivity Delta (default 1); with --paper-eps it sets theta"
     )
+    if renamed_delta:
+        add_renamed_delta(parser)
 
 
-def resolve_parameters(args: argparse.Namespace, digits: int, *, delta_for_explicit: bool = False) -> Parameters:
+def resolve_parameters(args: argparse.Namespace, digits: int, *, sensitivity_for_explicit: bool = False) -> Parameters:
     """Check the parameter options of ``args`` and return the values to use.
 
-    ``delta_for_explicit``: ``--delta`` is also meaningful with ``--alpha/--theta/--lam``
+    ``sensitivity_for_explicit``: ``--sensitivity`` is also meaningful with ``--alpha/--theta/--lam``
     (a subcommand that takes the sensitivity, such as ``arete epsilon``).
     """
     explicit = {name: getattr(args, name) for name in ("alpha", "theta", "lam")}
@@ -121,18 +154,18 @@ def resolve_parameters(args: argparse.Namespace, digits: int, *, delta_for_expli
             raise UsageError(f"--paper-eps cannot be combined with {', '.join(given)}")
         from ..distributions.params import paper_parameters
 
-        delta = args.delta if args.delta is not None else "1"
-        alpha, theta, lam = paper_parameters(args.paper_eps, delta, digits=digits)
+        sensitivity = args.sensitivity if args.sensitivity is not None else "1"
+        alpha, theta, lam = paper_parameters(args.paper_eps, sensitivity, digits=digits)
         report = {
             "alpha": format_value(alpha, digits + 5),
             "theta": format_value(theta, digits + 5),
             "lam": format_value(lam, digits + 5),
             "paper_eps": args.paper_eps,
-            "delta": delta,
+            "sensitivity": sensitivity,
         }
         return Parameters(alpha, theta, lam, report)
-    if args.delta is not None and not delta_for_explicit:
-        raise UsageError("--delta is only meaningful with --paper-eps")
+    if args.sensitivity is not None and not sensitivity_for_explicit:
+        raise UsageError("--sensitivity is only meaningful with --paper-eps")
     missing = [f"--{name}" for name, value in explicit.items() if value is None]
     if missing:
         raise UsageError(
@@ -226,17 +259,18 @@ def format_bound(x, digits: int, *, upward: bool) -> str:
 
 
 def tight_epsilon_of(args: argparse.Namespace, digits: int):
-    """The tight epsilon of the parameters in ``args`` at ``digits`` digits: ``(Parameters, delta, TightEpsilon)``.
+    """The tight epsilon of the parameters in ``args`` at ``digits`` digits: ``(Parameters, sensitivity, TightEpsilon)``.
 
-    ``args`` carries ``alpha/theta/lam/paper_eps/delta`` as :func:`resolve_parameters`
-    reads them (``delta`` None means 1).  ``arete epsilon`` and ``arete simulate`` both
+    ``args`` carries ``alpha/theta/lam/paper_eps/sensitivity`` as :func:`resolve_parameters`
+    reads them (``sensitivity`` None means 1).  ``arete epsilon`` and ``arete simulate`` both
     call this, so they print the same digits for the same parameters.
     """
     from ..privacy import tight
 
-    params = resolve_parameters(args, digits + 10, delta_for_explicit=True)
-    delta = args.delta if args.delta is not None else "1"
-    return params, delta, tight.tight_epsilon(params.alpha, params.theta, params.lam, delta, digits=digits)
+    params = resolve_parameters(args, digits + 10, sensitivity_for_explicit=True)
+    sensitivity = args.sensitivity if args.sensitivity is not None else "1"
+    return params, sensitivity, tight.tight_epsilon(params.alpha, params.theta, params.lam, sensitivity,
+                                                    digits=digits)
 
 
 # --------------------------------------------------------------------------

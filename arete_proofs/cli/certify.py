@@ -51,17 +51,17 @@ def _gap_text(gap, numeric) -> str:
     "certify",
     help="prove an upper bound on the tight epsilon in ball arithmetic (extra 'certified')",
     description="""\
-Proves epsilon* <= BOUND for Arete(alpha, theta, lam) noise and sensitivity DELTA
-(default 1), where epsilon* = sup_t ln f_A(t)/f_A(t + DELTA) is the tight epsilon, using
+Proves epsilon* <= BOUND for Arete(alpha, theta, lam) noise and sensitivity S
+S (--sensitivity, default 1), where epsilon* = sup_t ln f_A(t)/f_A(t + S) is the tight epsilon, using
 arb ball enclosures of f_A on a cover of [0, T] and a certified tail bound for t >= T
 (arete_proofs.certified.epsilon).  With --paper-eps the parameters are the exact
-e^(-EPS/4) (as a ball) and 4*DELTA/EPS.  Prints the certified bound, a certified lower bound,
+e^(-EPS/4) (as a ball) and 4*S/EPS.  Prints the certified bound, a certified lower bound,
 the engine's tight epsilon and the gap, the cover size and the time.  With --target,
 the exit status is 0 only if the certified bound is at most the target (1 otherwise).
 Examples:
 
     arete certify --alpha 0.07559007048913552 --theta 0.6295929433519876 --lam 0.05453349704921005 --target 6
-    arete certify --paper-eps 20 --delta 10 --json
+    arete certify --paper-eps 20 --sensitivity 10 --json
 """,
     options=(add_parameter_options, _certify_arguments),
 )
@@ -70,8 +70,8 @@ def certify_command(args: argparse.Namespace) -> int:
     need_flint("arete certify")
     from ..certified.epsilon import certify_epsilon
 
-    params = resolve_parameters(args, 30, delta_for_explicit=True)
-    delta = args.delta if args.delta is not None else "1"
+    params = resolve_parameters(args, 30, sensitivity_for_explicit=True)
+    sensitivity = args.sensitivity if args.sensitivity is not None else "1"
     alpha, theta, lam = params.alpha, params.theta, params.lam
     if args.paper_eps is not None:
         # the exact paper parameters: e^{-eps/4} as a 128-bit ball, theta = 4 Delta/eps as a fraction
@@ -79,14 +79,14 @@ def certify_command(args: argparse.Namespace) -> int:
 
         from ..certified.density import _arb, exact_parameter
 
-        e, d = exact_parameter(args.paper_eps, "--paper-eps"), exact_parameter(delta, "--delta")
+        e, d = exact_parameter(args.paper_eps, "--paper-eps"), exact_parameter(sensitivity, "--sensitivity")
         old, ctx.prec = ctx.prec, 128
         try:
             alpha = lam = (-_arb(e) / 4).exp()
         finally:
             ctx.prec = old
         theta = 4 * d / e
-    r = certify_epsilon(alpha, theta, lam, delta, tol=args.tol, target=args.target,
+    r = certify_epsilon(alpha, theta, lam, sensitivity, tol=args.tol, target=args.target,
                         workers=args.workers, numeric=not args.no_numeric, max_seconds=args.max_seconds,
                         progress=not args.quiet)
     ok = r.target is None or r.meets_target
@@ -94,7 +94,7 @@ def certify_command(args: argparse.Namespace) -> int:
     if args.json:
         # the certified floats (upper, lower, tail) are exact JSON numbers; "numeric" is the
         # library's float of the engine's value, good to numeric_digits digits
-        doc = {**params.report, "delta": delta, **{k: v for k, v in r.to_dict().items()
+        doc = {**params.report, "sensitivity": sensitivity, **{k: v for k, v in r.to_dict().items()
                                                     if k not in ("alpha", "theta", "lam", "Delta")},
                "exact_parameters": {"alpha": r.alpha, "theta": r.theta, "lam": r.lam, "Delta": r.Delta}}
         if numeric is not None:

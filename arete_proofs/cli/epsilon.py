@@ -27,14 +27,14 @@ def _epsilon_arguments(parser: argparse.ArgumentParser) -> None:
     help="tight epsilon of Arete noise (sup over t of ln f_A(t)/f_A(t + Delta)), E|Z| and Var Z",
     description="""\
 Prints the tight privacy parameter of Arete(alpha, theta, lam) noise for queries of
-sensitivity DELTA (default 1): epsilon = sup_t ln f_A(t)/f_A(t + DELTA) (Section 4.2,
+sensitivity S (--sensitivity, default 1): epsilon = sup_t ln f_A(t)/f_A(t + S) (Section 4.2,
 Corollary 5), certified to --digits digits over the whole line, the point t_star
 where the supremum is attained (inf when it is only approached in the tail), and the
 errors of the noise: mean_abs = E|Z| (exact closed form) and variance = Var Z =
 2 alpha theta^2 + 2 lam^2 (Lemma 3), both to --digits digits.  Examples:
 
     arete epsilon --alpha 0.07559007048913552 --theta 0.6295929433519876 --lam 0.05453349704921005
-    arete epsilon --paper-eps 20 --delta 10 --digits 20 --json
+    arete epsilon --paper-eps 20 --sensitivity 10 --digits 20 --json
 """,
     options=(add_parameter_options, _epsilon_arguments),
 )
@@ -42,13 +42,13 @@ def epsilon_command(args: argparse.Namespace) -> int:
     """``arete epsilon``: the tight epsilon and its maximiser."""
     from ..distributions import arete
 
-    params, delta, r = tight_epsilon_of(args, args.digits)
+    params, sensitivity, r = tight_epsilon_of(args, args.digits)
     eps_text = format_value(r.epsilon, args.digits)
     t_text = format_value(r.t_star, min(args.digits, 15))
     mean_abs = format_value(arete.mean_abs(params.alpha, params.theta, params.lam, digits=args.digits), args.digits)
     variance = format_value(arete.var(params.alpha, params.theta, params.lam, digits=args.digits), args.digits)
     if args.json:
-        doc = {**params.report, "delta": delta, "digits": args.digits, "epsilon": eps_text,
+        doc = {**params.report, "sensitivity": sensitivity, "digits": args.digits, "epsilon": eps_text,
                "t_star": t_text, "attained": r.attained, "method": r.method,
                # certified bounds, rounded outward so that they stay bounds
                "lower_bound": format_bound(r.lower_bound, args.digits + 3, upward=False),

@@ -16,7 +16,7 @@ import json
 
 import mpmath
 
-from ._common import UsageError, command, format_value
+from ._common import UsageError, add_sensitivity_option, command, format_value
 
 
 def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> None:
@@ -28,9 +28,9 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
                        help="as --epsilon, and also show the paper's parameters (Lemma 3) at that eps")
     if many:
         parser.add_argument("--figure-4", action="store_true",
-                            help="also add the paper's three Figure-4 parameter sets (DELTA = 1): one row each "
+                            help="also add the paper's three Figure-4 parameter sets (S = 1): one row each "
                             "at its exact tight eps, beside Laplace, Staircase and optimized Arete at that eps")
-    parser.add_argument("--delta", metavar="DELTA", default="1", help="sensitivity Delta > 0 (default 1)")
+    add_sensitivity_option(parser, default="1")
     parser.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs",
                         help="minimise E|Z| (default) or Var Z")
     parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
@@ -45,12 +45,12 @@ def _num(x, digits=12):
     help="Arete parameters minimising E|Z| (or Var Z) subject to a tight epsilon <= target",
     description="""\
 Finds (alpha, theta, lam) minimising E|Z| (--objective mean_abs) or Var Z
-(--objective variance) subject to tight_epsilon(alpha, theta, lam, DELTA) <= E, the
+(--objective variance) subject to tight_epsilon(alpha, theta, lam, S) <= E, the
 exact (certified) tight epsilon of the noise.  Prints alpha, theta, lam, the exact
 epsilon reached, E|Z| and Var Z.  Examples:
 
     arete optimize --epsilon 8
-    arete optimize --epsilon 6 --delta 2 --objective variance --json
+    arete optimize --epsilon 6 --sensitivity 2 --objective variance --json
 """,
     options=(_target_arguments,),
 )
@@ -59,17 +59,17 @@ def optimize_command(args: argparse.Namespace) -> int:
     from ..privacy import errors, optimize
 
     target = args.epsilon if args.epsilon is not None else args.paper_eps
-    o = optimize.optimize(target, args.delta, objective=args.objective)
+    o = optimize.optimize(target, args.sensitivity, objective=args.objective)
     lines = {"alpha": repr(o.alpha), "theta": repr(o.theta), "lam": repr(o.lam),
              "epsilon": _num(o.epsilon), "mean_abs": _num(o.mean_abs), "variance": _num(o.variance)}
     extra = {}
     if args.paper_eps is not None:
-        p = errors.paper_errors(target, args.delta)
+        p = errors.paper_errors(target, args.sensitivity)
         extra = {"paper_" + k: (_num(v) if not isinstance(v, str) else v) for k, v in p.parameters.items()}
         extra.update(paper_mean_abs=_num(p.mean_abs), paper_variance=_num(p.variance),
                      paper_lemma3_applies=str(p.lemma3_applies).lower())
     if args.json:
-        print(json.dumps({"target": target, "delta": args.delta, "objective": args.objective, **lines,
+        print(json.dumps({"target": target, "sensitivity": args.sensitivity, "objective": args.objective, **lines,
                           **extra, "seconds": round(o.seconds, 2)}, indent=2))
     else:
         for k, v in {**lines, **extra}.items():
@@ -90,10 +90,10 @@ def _parameter_text(name, v):
     help="error table: Arete-optimized, Laplace, Staircase, the paper's parameters (and Figure 4's) at given epsilons",
     description="""\
 Prints, for each target epsilon, the exact E|X| and Var X of: Arete with optimized
-parameters (tight epsilon <= E, minimising --objective), Laplace (lam = DELTA/E),
+parameters (tight epsilon <= E, minimising --objective), Laplace (lam = S/E),
 Staircase (gamma optimal for E|X| and, separately, for Var X) and Arete with the
-paper's parameters where Lemma 3 applies (E >= 20 + 4 ln DELTA, DELTA >= 2/e).
-With --figure-4 (DELTA = 1), after them one row group per parameter set of the
+paper's parameters where Lemma 3 applies (E >= 20 + 4 ln S, S >= 2/e).
+With --figure-4 (S = 1), after them one row group per parameter set of the
 paper's Figure 4 (found empirically for eps = 6, 7, 8) at the set's exact tight
 epsilon eps* (slightly below 6, 7, 8): the set itself (arete-figure-4: its E|Z|,
 Var Z, parameters and eps*) beside the same mechanisms at eps*.  Each row takes
@@ -113,10 +113,10 @@ def compare_command(args: argparse.Namespace) -> int:
     eps_values = args.epsilon if args.epsilon is not None else args.paper_eps
     if eps_values is None and not args.figure_4:
         raise UsageError("one of the arguments --epsilon --paper-eps --figure-4 is required")
-    rows = errors.comparison_table(eps_values or [], args.delta, objective=args.objective,
+    rows = errors.comparison_table(eps_values or [], args.sensitivity, objective=args.objective,
                                    figure_4=args.figure_4)
     if args.json:
-        print(json.dumps({"delta": args.delta, "objective": args.objective, "figure_4": args.figure_4,
+        print(json.dumps({"sensitivity": args.sensitivity, "objective": args.objective, "figure_4": args.figure_4,
                           "rows": [r.as_dict(12) for r in rows]}, indent=2))
         return 0
     table = [("eps", "noise", "E|X|", "Var X", "parameters")]

@@ -15,6 +15,7 @@ from ._common import (
     DEFAULT_DIGITS,
     UsageError,
     add_parameter_options,
+    add_sensitivity_option,
     command,
     format_value,
     resolve_parameters,
@@ -48,7 +49,7 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", metavar="R", type=_positive_int("--rounds"), default=1000,
                         help="simulated rounds (default 1000)")
     parser.add_argument("--seed", metavar="S", type=int, default=None, help="seed of numpy's generator")
-    parser.add_argument("--delta", metavar="DELTA", default="1", help="sensitivity: values lie in [0, DELTA] (default 1)")
+    add_sensitivity_option(parser, default="1", help="sensitivity Delta: values lie in [0, Delta] (default 1)")
     parser.add_argument("--alpha", metavar="ALPHA", help="Arete alpha (with --theta and --lam; default: Lemma 3's parameters)")
     parser.add_argument("--theta", metavar="THETA", help="Arete theta")
     parser.add_argument("--lam", metavar="LAM", help="Arete lambda")
@@ -63,7 +64,7 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     help="distributed sum: n parties add Arete shares sized for a minimum number of participants",
     description="""\
 Simulates the secure-aggregation use of Arete noise (Lemma 10, Appendix A): N parties
-with values in [0, DELTA] each add a share of Arete noise sized for M <= N
+with values in [0, S] each add a share of Arete noise sized for M <= N
 participants (dropouts down to M keep the designed privacy; more participants only
 add noise); the noisy sum is released.  Reports the empirical mean absolute error and
 variance over the rounds against the exact ones, and Laplace and Staircase at the
@@ -90,10 +91,11 @@ def simulate_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--digits must be between 1 and {MAX_PRIVACY_DIGITS}, got {args.digits}")
     kw = dict(params="given", alpha=args.alpha, theta=args.theta, lam=args.lam) if given else {}
     result = mechanisms.simulate(args.parties, args.min_parties, args.epsilon, args.rounds,
-                                 seed=args.seed, Delta=args.delta, tight=False, **kw)
+                                 seed=args.seed, Delta=args.sensitivity, tight=False, **kw)
     # the tight epsilon exactly as 'arete epsilon' computes it (same parameters, same digits)
     same_as_epsilon_command = argparse.Namespace(alpha=args.alpha, theta=args.theta, lam=args.lam,
-                                                 paper_eps=None if given else args.epsilon, delta=args.delta)
+                                                 paper_eps=None if given else args.epsilon,
+                                                 sensitivity=args.sensitivity)
     p = result["params"]
     try:
         tight = tight_epsilon_of(same_as_epsilon_command, args.digits)[2]
@@ -106,7 +108,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, default=str))
         return 0
     print(f"parties {result['parties']}  min_parties {result['min_parties']}  eps {args.epsilon}  "
-          f"Delta {args.delta}  rounds {result['rounds']}  seed {result['seed']}")
+          f"sensitivity {args.sensitivity}  rounds {result['rounds']}  seed {result['seed']}")
     tight_text = p["tight_epsilon"] if p["tight_epsilon"] is not None else p["tight_epsilon_note"]
     print(f"arete alpha {p['alpha']:.6g}  theta {p['theta']:.6g}  lam {p['lam']:.6g}  "
           f"({p['source']}; tight epsilon {tight_text})")

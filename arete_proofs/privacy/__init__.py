@@ -11,6 +11,11 @@ Builds on :mod:`arete_proofs.distributions` only.
   and Arete mechanisms, and the comparison table
 * :mod:`~arete_proofs.privacy.optimize` -- Arete parameters of least error at a
   given exact epsilon
+* :mod:`~arete_proofs.privacy.accounting` -- (eps, delta)-DP of one release: the exact
+  hockey stick delta(eps) and its inverse
+* :mod:`~arete_proofs.privacy.pld` -- a pessimistic ``dp_accounting`` privacy-loss
+  distribution of Arete noise and its composition (extra ``accounting``; the module
+  imports without it, its functions then raise ImportError)
 
 Private modules: ``_bounds`` (the certified cell and tail bounds of the privacy loss)
 and ``_search`` (the branch-and-bound search that places the cells), both used by
@@ -19,7 +24,8 @@ and ``_search`` (the branch-and-bound search that places the cells), both used b
 The main entry points are re-exported here.
 """
 
-from . import curves, errors, optimize, tight
+from . import accounting, curves, errors, optimize, pld, tight
+from .accounting import epsilon_for_delta, hockey_stick
 from .curves import (
     SmallestPrivateEps,
     laplace_loss,
@@ -41,7 +47,7 @@ from .tight import (
 )
 
 __all__ = [
-    "curves", "errors", "optimize", "tight",
+    "accounting", "curves", "errors", "optimize", "pld", "tight", "hockey_stick", "epsilon_for_delta",
     "FIGURE_4", "MAX_PRIVACY_DIGITS",
     "TightEpsilon", "CoverCheck", "ShiftReduction", "SmallestPrivateEps",
     "tight_epsilon", "privacy_loss", "check_shift_reduction", "check_cover",

@@ -1,0 +1,97 @@
+"""``arete account``: (eps, delta)-DP of Arete noise, one release (exact) or K-fold composed (PLD).
+
+K = 1: :func:`arete_proofs.privacy.accounting.hockey_stick` (``--epsilon``) or
+:func:`~arete_proofs.privacy.accounting.epsilon_for_delta` (``--delta``), exact to
+``--digits``.  K > 1: the pessimistic ``dp_accounting`` PLD of
+:mod:`arete_proofs.privacy.pld` (extra ``accounting``), an upper bound.  Here ``--delta``
+is the delta of (eps, delta)-DP; the sensitivity is ``--sensitivity``.
+Shared options and the registry: :mod:`arete_proofs.cli._common`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ._common import UsageError, add_parameter_options, command, format_bound, format_value, resolve_parameters
+
+
+def _account_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--epsilon", metavar="E", help="epsilon >= 0: print the smallest delta")
+    group.add_argument("--delta", metavar="D", help="delta in (0, 1) of (eps, delta)-DP: print the smallest epsilon")
+    parser.add_argument("--compose", metavar="K", type=int, default=1,
+                        help="number of releases composed (default 1: exact; K > 1: PLD upper bound)")
+    parser.add_argument("--discretization", metavar="H", type=float, default=1e-4,
+                        help="PLD loss discretization interval for K > 1 (default 1e-4)")
+    parser.add_argument("--digits", metavar="N", type=int, default=12,
+                        help="significant digits of the exact value (K = 1), 1..40 (default 12)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
+
+
+@command(
+    "account",
+    help="(eps, delta)-DP of Arete noise: exact for one release, dp_accounting PLD for K compositions",
+    description="""\
+For Arete(alpha, theta, lam) noise on a query of sensitivity S (--sensitivity,
+default 1): with --epsilon E the smallest delta, with --delta D the smallest epsilon
+such that the release is (epsilon, delta)-DP.  K = 1 (default): the exact hockey
+stick delta(eps) = integral of (f_A(t) - e^eps f_A(t + S))_+ dt, to --digits digits
+(exactly 0 at and above the tight epsilon).  K > 1 (--compose K): the K-fold
+composition through a pessimistic dp_accounting privacy-loss distribution
+(extra 'accounting'), an upper bound; the discretization is printed.  Examples:
+
+    arete account --paper-eps 20 --epsilon 10
+    arete account --alpha 0.0756 --theta 0.63 --lam 0.0545 --delta 1e-6
+    arete account --alpha 0.0756 --theta 0.63 --lam 0.0545 --delta 1e-6 --compose 100 --json
+""",
+    options=(lambda p: add_parameter_options(p, renamed_delta=False), _account_arguments),
+)
+def account_command(args: argparse.Namespace) -> int:
+    """``arete account``: delta for epsilon or epsilon for delta, one release or K composed."""
+    from ..privacy import accounting
+
+    if args.compose < 1:
+        raise UsageError(f"--compose must be an integer >= 1, got {args.compose}")
+    params = resolve_parameters(args, args.digits + 10, sensitivity_for_explicit=True)
+    sensitivity = args.sensitivity if args.sensitivity is not None else "1"
+    p = (params.alpha, params.theta, params.lam, sensitivity)
+    doc = {**params.report, "sensitivity": sensitivity, "compose": args.compose}
+    if args.compose == 1:
+        if args.epsilon is not None:
+            value = accounting.hockey_stick(*p, args.epsilon, digits=args.digits)
+            doc.update(epsilon=args.epsilon, delta=format_value(value, args.digits))
+        else:
+            value = accounting.epsilon_for_delta(*p, args.delta, digits=args.digits)
+            doc.update(epsilon=format_value(value, args.digits), delta=args.delta)
+        doc.update(method="exact", digits=args.digits)
+        lines = [f"delta {doc['delta']}" if args.epsilon is not None else f"epsilon {doc['epsilon']}"]
+    else:
+        from ..privacy import pld
+
+        h = args.discretization
+        if not h > 0:
+            raise UsageError(f"--discretization must be positive, got {h}")
+        if args.epsilon is not None:
+            e = accounting._check_eps(args.epsilon, 15)
+        else:
+            d = float(args.delta)
+            if not 0 < d < 1:
+                raise ValueError(f"delta must be in (0, 1), got {args.delta}")
+        composed = pld.compose(pld.arete_pld(*p, value_discretization_interval=h), args.compose)
+        if args.epsilon is not None:
+            value = composed.get_delta_for_epsilon(float(e))
+            doc.update(epsilon=args.epsilon, delta=format_bound(value, 6, upward=True))
+            lines = [f"delta <= {doc['delta']}  (upper bound: pessimistic PLD, discretization {h:g}, "
+                     f"{args.compose}-fold composition)"]
+        else:
+            value = composed.get_epsilon_for_delta(d)
+            doc.update(epsilon=format_bound(value, 6, upward=True), delta=args.delta)
+            lines = [f"epsilon <= {doc['epsilon']}  (upper bound: pessimistic PLD, discretization {h:g}, "
+                     f"{args.compose}-fold composition)"]
+        doc.update(method="pld", discretization=h)
+    if args.json:
+        print(json.dumps(doc, indent=2))
+    else:
+        print("\n".join(lines))
+    return 0

@@ -1,0 +1,423 @@
+r"""Approximate DP of one release of Arete noise: the exact hockey stick :math:`\delta(\varepsilon)` and its inverse.
+
+The Arete mechanism releases :math:`q(x) + Z`, :math:`Z \sim \mathrm{Arete}(\alpha,\theta,\lambda)`
+(Definition 4).  For two inputs whose query values differ by :math:`s`,
+:math:`0 < s \le \Delta` (the *sensitivity*), it is :math:`(\varepsilon, \delta)`-DP exactly when
+
+.. math::
+
+    \delta \ge \delta_s(\varepsilon) = \int_{\mathbb R} \big(f_A(t) - e^{\varepsilon} f_A(t+s)\big)_+\,dt
+    = \int_A f_A(t)\,dt - e^{\varepsilon}\int_A f_A(t+s)\,dt,
+    \qquad A = \{t : L_s(t) > \varepsilon\},
+
+:math:`L_s(t) = \ln f_A(t) - \ln f_A(t+s)` the privacy loss (the other order of the pair
+gives the same value: substitute :math:`t \to -t` and use the symmetry of :math:`f_A`).
+:func:`hockey_stick` is :math:`\delta(\varepsilon) = \sup_{0<s\le\Delta}\delta_s(\varepsilon)`,
+:func:`epsilon_for_delta` its inverse (the smallest :math:`\varepsilon \ge 0` with
+:math:`\delta(\varepsilon) \le \delta`).  The :math:`k`-fold composition is
+:mod:`arete_proofs.privacy.pld`.
+
+**The supremum is at** :math:`s = \Delta` (proved here; only the symmetry and unimodality
+of :math:`f_A`, the paper's Lemma 2, are used).  (a) For :math:`t \le -s/2`,
+:math:`|t| \ge |t+s|`, so :math:`f_A(t) \le f_A(t+s)`, :math:`L_s(t) \le 0 \le \varepsilon`:
+:math:`A_s \subset (-s/2, \infty)`.  (b) :math:`A_s` is open (:math:`f_A` is continuous:
+:math:`f_{\Gamma-\Gamma} * f_L` with :math:`f_L` bounded), a disjoint union of intervals
+:math:`(a_i, b_i)`, :math:`a_i \ge -s/2`.  (c) For :math:`s < s'`,
+
+.. math::
+
+    \int_{a_i}^{b_i} f_A(t+s')\,dt - \int_{a_i}^{b_i} f_A(t+s)\,dt
+    = \int_s^{s'} \big(f_A(b_i+u) - f_A(a_i+u)\big)\,du \le 0,
+
+because :math:`a_i + u \ge s/2 > 0` and :math:`f_A` is nonincreasing on :math:`[0,\infty)`.
+Hence :math:`\delta_{s'}(\varepsilon) \ge \int_{A_s}(f_A(t) - e^\varepsilon f_A(t+s'))dt \ge
+\delta_s(\varepsilon)`: :math:`\delta_s` is nondecreasing in :math:`s`, and
+:math:`\delta(\varepsilon) = \delta_\Delta(\varepsilon)`.  ``tests/test_accounting.py``
+also checks it numerically.  (d) :math:`\delta(\varepsilon) = 0` exactly for
+:math:`\varepsilon \ge \varepsilon^*` (:func:`arete_proofs.privacy.tight.tight_epsilon`):
+then :math:`A` is empty.
+
+**The set** :math:`A`.  On :math:`(-\Delta/2, 0]`, :math:`L_\Delta` is increasing
+(:math:`\ln f_A(t)` increases and :math:`\ln f_A(t+\Delta)` decreases), so :math:`A` meets
+it in one interval :math:`(c, 0]` (found by bracketing).  On :math:`(0, \infty)`,
+:math:`L_\Delta` need not be monotone (near 0 it is concave for :math:`\alpha < 1/2`, with
+its maximum at a tiny :math:`t^*`, and it approaches its tail limit from above): its sign
+changes against :math:`\varepsilon` are located on a geometric-then-uniform grid (float64
+densities of :mod:`arete_proofs.distributions.fast`; cells subdivided while the
+Lipschitz bound :math:`|L_\Delta'| \le 1/\lambda` allows a hidden pair of sign changes,
+down to a relative width :math:`2^{-40}`; grid points where the float64 value is within
+:math:`10^{-7}` of :math:`\varepsilon`, and the maximiser :math:`t^*`, are evaluated by the
+exact engine), then refined by the exact engine (:mod:`arete_proofs.distributions.arete`).
+Each interval of :math:`A` contributes
+:math:`\bar F(a) - \bar F(b) - e^\varepsilon(\bar F(a+\Delta) - \bar F(b+\Delta))` with the
+exact survival function :math:`\bar F`; the working precision grows with the cancellation
+between the two masses.  Beyond the grid's end :math:`T` the neglected mass is at most
+:math:`\bar F(T)`, kept below :math:`10^{-(\text{digits}+3)}\delta`.  Errors in the roots
+enter only to second order (the integrand vanishes there).
+
+What is **numerically checked** rather than proved: that no pair of sign changes hides
+inside a grid cell narrower than :math:`2^{-40}` of its position (the Lipschitz bound
+rules them out in wider cells), and the float64 values away from :math:`\varepsilon`.
+
+>>> from mpmath import mp
+>>> a, th, lam = "0.07559007048913552", "0.6295929433519876", "0.05453349704921005"  # Figure 4, eps = 6
+>>> d4, d5 = hockey_stick(a, th, lam, 1, 4, digits=8), hockey_stick(a, th, lam, 1, 5, digits=8)
+>>> 0 < d5 < d4 < 1                     # delta(eps) decreases in eps
+True
+>>> hockey_stick(a, th, lam, 1, 6, digits=8) == 0     # at and above the tight epsilon 5.99966...
+True
+>>> e = epsilon_for_delta(a, th, lam, 1, d4, digits=8)
+>>> mp.almosteq(e, 4, 1e-7)             # the inverse gives back eps
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from mpmath import mp
+
+from .._validation import GUARD_DIGITS, PrecisionError, parse_precision, real
+from ..distributions import arete, fast
+from . import tight
+
+__all__ = ["HockeyStick", "hockey_stick", "hockey_stick_details", "epsilon_for_delta", "loss_grid"]
+
+#: float64 values of the privacy loss closer than this to eps are recomputed by the engine.
+FLOAT_MARGIN = 1e-7
+#: Levels of halving of a grid cell while the Lipschitz bound allows a hidden sign change pair.
+MAX_LEVELS = 40
+
+
+@dataclass(frozen=True)
+class HockeyStick:
+    r"""Result of :func:`hockey_stick_details`.
+
+    ``delta``: :math:`\delta(\varepsilon)` (``digits`` significant digits plus guard digits);
+    ``intervals``: the intervals :math:`(a, b)` of :math:`A = \{L_\Delta > \varepsilon\}`
+    (``b`` may be ``+inf``); ``p_mass``, ``q_mass``: :math:`P(Z \in A)` and
+    :math:`P(Z + \Delta \in A)`, so ``delta = p_mass - e^eps q_mass`` and
+    :math:`d\delta/d\varepsilon = -e^\varepsilon` ``q_mass``; ``tight``: the tight epsilon.
+
+    >>> r = hockey_stick_details("0.3", 1, "0.5", 1, "0.5", digits=6)
+    >>> from mpmath import mp
+    >>> mp.almosteq(r.delta, r.p_mass - mp.exp(mp.mpf("0.5")) * r.q_mass, 1e-6)
+    True
+    """
+
+    delta: object
+    epsilon: object
+    intervals: tuple
+    p_mass: object
+    q_mass: object
+    tight: object
+    digits: int
+
+
+def _check_eps(eps, digits):
+    with mp.workdps(parse_precision(digits)):
+        e = real(eps, "eps")
+        if not (e >= 0) or mp.isinf(e):
+            raise ValueError(f"eps must be finite and >= 0, got {mp.nstr(e, 8)}")
+    return e
+
+
+def _check_sensitivity(sensitivity, digits):
+    with mp.workdps(parse_precision(digits)):
+        s = real(sensitivity, "sensitivity")
+        if not (s > 0) or mp.isinf(s):
+            raise ValueError(f"sensitivity must be positive and finite, got {mp.nstr(s, 8)}")
+    return s
+
+
+class _Loss:
+    """The privacy loss L(t) = ln f_A(t) - ln f_A(t + s): float64 grid and engine values (cached)."""
+
+    def __init__(self, alpha, theta, lam, sensitivity, digits):
+        self.digits = tight._digits(digits)
+        self.alpha, self.theta, self.lam = tight._parse(alpha, theta, lam, self.digits)
+        self.s = _check_sensitivity(sensitivity, self.digits)
+        self.fp = (float(self.alpha), float(self.theta), float(self.lam))
+        self.sf_ = float(self.s)
+        self.dps = self.digits + GUARD_DIGITS
+        self.tight = tight.tight_epsilon(self.alpha, self.theta, self.lam, self.s, digits=self.digits)
+        self._cache = {}
+        self.grid = None
+
+    # -- values -----------------------------------------------------------
+    def Lf(self, t):
+        t = np.asarray(t, dtype=float)
+        return fast.logpdf(t, *self.fp) - fast.logpdf(t + self.sf_, *self.fp)
+
+    def L(self, t):
+        """Engine value of L(t) at ``dps`` digits (t an mpf or float)."""
+        key = (mp.mpf(t), self.dps)
+        if key not in self._cache:
+            with mp.workdps(self.dps + 5):
+                t = mp.mpf(t)
+                a, b = arete.logpdf([t, t + self.s], self.alpha, self.theta, self.lam, digits=self.dps)
+                self._cache[key] = a - b
+        return self._cache[key]
+
+    def sf(self, ts, dps):
+        return arete.sf(list(ts), self.alpha, self.theta, self.lam, digits=dps)
+
+    # -- the grid -----------------------------------------------------------
+    def end(self, digits_more=0):
+        """T with P(Z > T) negligible: e^(-T/max(theta, lam)) ~ 10^-(digits + 30 + more)."""
+        scale = max(self.fp[1], self.fp[2])
+        return scale * (self.digits + 30 + digits_more) * 2.303 + 4 * self.sf_
+
+    def build_grid(self, T):
+        th, lam = self.fp[1], self.fp[2]
+        step = min(lam, th, self.sf_) / 8
+        t_lo = 1e-200
+        ts = float(self.tight.t_star)
+        if 0 < ts < np.inf:
+            t_lo = min(t_lo, ts / 10)
+        geo = np.geomspace(t_lo, step, int(10 * np.log10(step / t_lo)) + 2)
+        uni = np.arange(step, T + step, step)
+        pts = [geo, uni]
+        if 0 < ts < T:
+            pts.append([ts])
+        g = np.unique(np.concatenate(pts))
+        self.grid = (g, self.Lf(g), T)
+
+
+def loss_grid(alpha, theta, lam, sensitivity=1, *, digits=12):
+    r"""The float64 scan grid of :math:`L_\Delta(t)` on :math:`(0, T]` used by :func:`hockey_stick`: ``(t, L, T)``.
+
+    >>> t, L, T = loss_grid("0.3", 1, "0.5", 1, digits=6)
+    >>> bool(np.all(np.abs(L) <= 1 / 0.5 + 1e-12))   # |L| <= Delta/lam (Lipschitz bound)
+    True
+    """
+    loss = _Loss(alpha, theta, lam, sensitivity, digits)
+    loss.build_grid(loss.end())
+    return loss.grid
+
+
+def _sign_changes(loss, eps):
+    """Sorted points where L - eps changes sign on (0, T], and the sign at 0+ and at T."""
+    t, Lv, T = loss.grid
+    g = Lv - float(eps)
+    # subdivide cells where the Lipschitz bound allows a hidden pair of sign changes
+    extra_t, extra_g = [], []
+    a, b, ga, gb = t[:-1], t[1:], g[:-1], g[1:]
+    inv_lam = 1 / loss.fp[2]
+    for _ in range(MAX_LEVELS):
+        same = np.sign(ga) == np.sign(gb)
+        bad = same & (np.abs(ga) + np.abs(gb) <= (b - a) * inv_lam) & (np.abs(ga) > FLOAT_MARGIN) \
+            & (np.abs(gb) > FLOAT_MARGIN) & (b - a > 2.0 ** -MAX_LEVELS * b)
+        if not bad.any():
+            break
+        a, b, ga, gb = a[bad], b[bad], ga[bad], gb[bad]
+        m = (a + b) / 2
+        gm = loss.Lf(m) - float(eps)
+        extra_t.append(m)
+        extra_g.append(gm)
+        a, b, ga, gb = np.concatenate([a, m]), np.concatenate([m, b]), np.concatenate([ga, gm]), np.concatenate([gm, gb])
+    if extra_t:
+        t = np.concatenate([t, *extra_t])
+        g = np.concatenate([g, *extra_g])
+        order = np.argsort(t)
+        t, g = t[order], g[order]
+    signs = np.sign(g)
+    # points near eps (float noise) and the maximiser: the engine decides
+    near = np.nonzero(np.abs(g) <= FLOAT_MARGIN)[0]
+    with mp.workdps(loss.dps):
+        for i in near:
+            signs[i] = 1 if loss.L(t[i]) > eps else -1
+    signs[signs == 0] = -1
+    return t, signs
+
+
+def _root(loss, eps, a, b):
+    """The engine root of L - eps in (a, b) (a bracket with a sign change)."""
+    with mp.workdps(loss.dps):
+        a, b = mp.mpf(a), mp.mpf(b)
+        ga, gb = loss.L(a) - eps, loss.L(b) - eps
+        if ga == 0:
+            return a
+        if gb == 0:
+            return b
+        if (ga > 0) == (gb > 0):
+            return None  # float and engine disagree: no sign change here
+        for _ in range(400):
+            # Illinois regula falsi, with bisection in log scale for brackets spanning decades
+            if a > 0 and b / a > 4:
+                m = mp.sqrt(a * b)
+            else:
+                m = a - ga * (b - a) / (gb - ga)
+                if not a < m < b:
+                    m = (a + b) / 2
+            gm = loss.L(m) - eps
+            if gm == 0:
+                return m
+            if (gm > 0) == (ga > 0):
+                a, ga = m, gm
+                gb = gb / 2
+            else:
+                b, gb = m, gm
+                ga = ga / 2
+            if b - a <= abs(b) * mp.mpf(10) ** -(loss.dps - 2) or b - a < mp.mpf(10) ** -(loss.dps + 300):
+                return (a + b) / 2
+        raise PrecisionError("root of the privacy loss not resolved")
+
+
+def _set_A(loss, eps):
+    """The intervals (a, b) of A = {L > eps} in (-s/2, oo) (b = +inf for an unbounded tail)."""
+    with mp.workdps(loss.dps):
+        s = loss.s
+        L0 = loss.L(mp.zero)
+        intervals = []
+        start = None
+        if L0 > eps:
+            if eps == 0:
+                start = -s / 2
+            else:
+                start = _root(loss, eps, -s / 2 * (1 - mp.mpf(10) ** -(loss.dps + 5)), mp.zero)
+        t, signs = _sign_changes(loss, eps)
+        inside = L0 > eps
+        prev_t = 0.0
+        for ti, si in zip(t, signs):
+            now = si > 0
+            if now != inside:
+                r = _root(loss, eps, prev_t, ti)
+                if r is not None:
+                    if now:
+                        start = r
+                    else:
+                        intervals.append((start, r))
+                    inside = now
+            prev_t = ti
+        if inside:
+            intervals.append((start, mp.inf))
+    return intervals
+
+
+def _masses(loss, intervals, eps, dps):
+    """(p_mass, q_mass, scale): P(Z in A), P(Z + s in A) and the sum of |terms| (for cancellation)."""
+    pts = []
+    for a, b in intervals:
+        pts += [a, a + loss.s] + ([] if mp.isinf(b) else [b, b + loss.s])
+    vals = iter(loss.sf(pts, dps) if pts else [])
+    with mp.workdps(dps + GUARD_DIGITS):
+        p = q = scale = mp.zero
+        for a, b in intervals:
+            sa, sas = next(vals), next(vals)
+            sb, sbs = (mp.zero, mp.zero) if mp.isinf(b) else (next(vals), next(vals))
+            p += sa - sb
+            q += sas - sbs
+            scale += sa + sb + mp.exp(eps) * (sas + sbs)
+    return p, q, scale
+
+
+def hockey_stick_details(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, _loss=None):
+    r""":math:`\delta(\varepsilon)` of one release with its set :math:`A` and masses (:class:`HockeyStick`).
+
+    See :func:`hockey_stick` and the module docstring.
+
+    >>> r = hockey_stick_details("0.3", 1, "0.5", 1, 1, digits=6)
+    >>> r.intervals[0][0] < 0 < r.delta < r.p_mass          # A starts in (-Delta/2, 0)
+    True
+    """
+    loss = _loss or _Loss(alpha, theta, lam, sensitivity, digits)
+    e = _check_eps(eps, loss.digits)
+    r = loss.tight
+    if e >= r.epsilon:  # (d): A is empty at and above the tight epsilon
+        return HockeyStick(mp.zero, e, (), mp.zero, mp.zero, r, loss.digits)
+    T = loss.end()
+    for _ in range(6):
+        if loss.grid is None or loss.grid[2] < T:
+            loss.build_grid(T)
+        intervals = _set_A(loss, e)
+        dps = loss.dps
+        for _ in range(4):
+            p, q, scale = _masses(loss, intervals, e, dps)
+            with mp.workdps(dps + GUARD_DIGITS):
+                delta = p - mp.exp(e) * q
+            if delta <= 0:
+                lost = dps  # all digits cancelled: more precision
+            else:
+                lost = int(mp.log10(scale / delta)) + 1
+            if lost <= dps - loss.digits - 3:
+                break
+            dps = loss.digits + lost + GUARD_DIGITS
+        else:
+            raise PrecisionError("delta(eps) lost to cancellation; eps is too close to the tight epsilon")
+        # the mass beyond the grid must not matter
+        with mp.workdps(loss.dps):
+            tail = loss.sf([mp.mpf(loss.grid[2])], loss.dps)[0]
+        if tail <= delta * mp.mpf(10) ** -(loss.digits + 3):
+            with mp.workdps(loss.digits + GUARD_DIGITS):
+                return HockeyStick(+delta, e, tuple(intervals), +p, +q, r, loss.digits)
+        T = loss.grid[2] * 2
+    raise PrecisionError("delta(eps) is too small to resolve against the tail of Z")
+
+
+def hockey_stick(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12):
+    r"""Exact :math:`\delta(\varepsilon) = \sup_{0<s\le\Delta}\int (f_A(t) - e^\varepsilon f_A(t+s))_+ dt` of one release.
+
+    The smallest :math:`\delta` for which Arete(alpha, theta, lam) noise on a query of
+    sensitivity ``sensitivity`` (:math:`\Delta`) is :math:`(\varepsilon,\delta)`-DP,
+    ``digits`` significant digits (plus guard digits); exactly 0 for
+    :math:`\varepsilon \ge \varepsilon^*`, the tight epsilon (Section 4.2, Corollary 5).
+    The supremum is at :math:`s = \Delta` (module docstring, proof (a)-(c)).
+
+    >>> from mpmath import mp
+    >>> # eps = 0: delta is the total variation P(|Z| < Delta/2), a closed CDF difference
+    >>> d = hockey_stick("0.3", 1, "0.5", 1, 0, digits=10)
+    >>> from arete_proofs.distributions import arete
+    >>> mp.almosteq(d, arete.cdf("0.5", "0.3", 1, "0.5", digits=12) - arete.cdf("-0.5", "0.3", 1, "0.5", digits=12), 1e-10)
+    True
+    """
+    return hockey_stick_details(alpha, theta, lam, sensitivity, eps, digits=digits).delta
+
+
+def epsilon_for_delta(alpha, theta, lam, sensitivity=1, delta=1e-6, *, digits=12):
+    r"""Smallest :math:`\varepsilon \ge 0` with :math:`\delta(\varepsilon) \le \delta` (:func:`hockey_stick`), ``0 < delta < 1``.
+
+    Safeguarded Newton on :math:`\ln\delta(\varepsilon)` with the exact derivative
+    :math:`\delta'(\varepsilon) = -e^\varepsilon P(Z+\Delta \in A)`, bracketed in
+    :math:`[0, \varepsilon^*]`; relative accuracy :math:`10^{-\text{digits}}`.
+
+    >>> from mpmath import mp
+    >>> e = epsilon_for_delta("0.3", 1, "0.5", 1, "1e-3", digits=8)
+    >>> mp.almosteq(hockey_stick("0.3", 1, "0.5", 1, e, digits=8), mp.mpf("1e-3"), 1e-7)
+    True
+    """
+    loss = _Loss(alpha, theta, lam, sensitivity, digits)
+    with mp.workdps(parse_precision(loss.digits)):
+        target = real(delta, "delta")
+        if not 0 < target < 1:
+            raise ValueError(f"delta must be in (0, 1), got {mp.nstr(target, 8)}")
+    r0 = hockey_stick_details(None, None, None, eps=0, _loss=loss)
+    if r0.delta <= target:
+        return mp.zero
+    x0 = None
+    if loss.digits > 6:  # a 6-digit solve first: Newton then needs two or three full-precision steps
+        x0 = epsilon_for_delta(alpha, theta, lam, sensitivity, delta, digits=6)
+    with mp.workdps(loss.dps):
+        lo, hi = mp.zero, mp.mpf(loss.tight.upper_bound)
+        x = hi / 2 if x0 is None or x0 == 0 else mp.mpf(x0)
+        tol = mp.mpf(10) ** -(loss.digits + 2)
+        for _ in range(200):
+            r = hockey_stick_details(None, None, None, eps=x, _loss=loss)
+            if r.delta > target:
+                lo = x
+            else:
+                hi = x
+            if r.delta > 0:
+                # Newton on ln delta: phi = ln(delta/target), phi' = -e^eps q / delta
+                step = mp.log(r.delta / target) * r.delta / (mp.exp(x) * r.q_mass)
+                nx = x + step
+            else:
+                nx = (lo + hi) / 2
+            if not lo < nx < hi:
+                nx = (lo + hi) / 2
+            if abs(nx - x) <= tol * max(abs(x), 1) or hi - lo <= tol * hi:
+                with mp.workdps(loss.digits + GUARD_DIGITS):
+                    return +nx
+            x = nx
+    raise PrecisionError("epsilon(delta) did not converge")
