@@ -40,6 +40,7 @@ import tomllib
 from dataclasses import dataclass, field
 
 import sympy as sp
+from tokenize import TokenError
 
 from . import symbols as S
 from .registry import REGISTRY, STATEMENT_IDS, Statement
@@ -94,15 +95,35 @@ def parse(text: str, where: str = "expression"):
     """A sympy expression (or relational) over :data:`NAMES`; ``VariantError`` naming ``where``."""
     if not isinstance(text, str) or not text.strip():
         raise VariantError(f"{where}: expected a non-empty string, got {text!r}")
+    from sympy.parsing.sympy_parser import parse_expr
+
     try:
-        expr = sp.sympify(text, locals=dict(NAMES))
-    except (sp.SympifyError, SyntaxError, TypeError, ValueError) as exc:
+        # unevaluated first, then rebuilt with flat products and sums: evaluating ``2*(x + y)``
+        # alone would distribute the 2, unlike the registry's ``2*(x + y)*z``
+        expr = _rebuild(parse_expr(text, local_dict=dict(NAMES), evaluate=False))
+    except (sp.SympifyError, SyntaxError, TypeError, ValueError, TokenError) as exc:
         raise VariantError(f"{where}: cannot parse {text!r} ({exc})") from None
     unknown = {s.name for s in expr.free_symbols} - set(NAMES)
     if unknown:
         raise VariantError(f"{where}: unknown name(s) {', '.join(sorted(unknown))}; "
                            f"known: {', '.join(sorted(NAMES))}")
     return expr
+
+
+def _flat(e, kind):
+    out = []
+    for x in e.args:
+        out += _flat(x, kind) if isinstance(x, kind) else [x]
+    return out
+
+
+def _rebuild(e):
+    """Evaluate an unevaluated expression bottom-up, each product and sum in one step."""
+    if not getattr(e, "args", ()):
+        return e
+    if isinstance(e, (sp.Mul, sp.Add)):
+        return type(e)(*[_rebuild(x) for x in _flat(e, type(e))])
+    return e.func(*[_rebuild(x) for x in e.args])
 
 
 def _variant(entry, index) -> Variant:
@@ -141,7 +162,7 @@ def _variant(entry, index) -> Variant:
         for x in hyps:
             if not isinstance(x, sp.core.relational.Relational):
                 raise VariantError(f"{label}: key 'hypotheses': {x} is not a relation")
-    st = dataclasses.replace(base, id=f"variant:{name}", hypotheses=hyps, bounds=(bound,))
+    st = dataclasses.replace(base, id=f"variant:{name}", hypotheses=hyps, bounds=(bound,), base=sid)
     return Variant(name=str(name), base=sid, bound=b.name, statement=st)
 
 
