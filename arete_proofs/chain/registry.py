@@ -228,6 +228,9 @@ _STATEMENTS = [
                   text="E|Z| <= 2 alpha theta + lam"),
             Bound("variance", var_A_cf(alpha, theta, lam), 2 * alpha * theta**2 + 2 * lam**2,
                   relation="==", text="Var Z = 2 alpha theta^2 + 2 lam^2"),
+            Bound("variance-order", var_A_cf(alpha, theta, lam), Delta**2 * sp.exp(-eps / 4) / 4,
+                  text="Var Z = O(Delta^2 e^{-eps/4}) with the constant 1/4: "
+                       "32/eps^2 + 2 e^{-eps/4}/Delta^2 <= 1/4 for Delta >= 2/e, eps >= 20 + 4 ln Delta"),
         ),
         uses=("lemma-19", "lemma-2"),
         symbolic=("lemma-3/moments",),
@@ -281,6 +284,8 @@ _STATEMENTS = [
         bounds=(Bound("lower", fG(sp.Abs(t + Delta) + D_Gamma) * cD * c_L, fA(t + Delta),
                       text="f_Gamma(|t + Delta| + D_Gamma) c_DGam c_L <= f_A(t + Delta)"),),
         uses=("lemma-14",),
+        notes="The paper states no alpha <= 1; the record adds it: the proof uses Lemma 14 and that "
+              "f_Gamma is decreasing, which needs alpha <= 1 (all the chain needs).",
         grid=grids.lemma_15,
     ),
     Statement(
