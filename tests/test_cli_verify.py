@@ -101,3 +101,82 @@ def test_registry_certificates_exist():
     names = [n for s in REGISTRY.values() for n in s.certificates]
     assert names and all(n in certified.__all__ for n in names)
     assert REGISTRY["note-2"].check_kinds == "N+S+C" and REGISTRY["lemma-16"].check_kinds == "N"
+
+
+# --------------------------------------------------------------------------
+# --variant and --search
+# --------------------------------------------------------------------------
+
+VARIANTS = """
+[[variant]]
+name = "half-eps"                # false: Lemma 19's lower bound with e^{-eps/2}
+statement = "lemma-19"
+bound = "lower"
+lhs = "exp(-eps/2)"
+
+[[variant]]
+name = "laplace-weaker"          # true: a weakening of a tight bound
+statement = "lemma-26"
+bound = "privacy"
+rhs = "exp(eps)*10001/10000"
+"""
+
+
+def test_verify_variant_refuted_and_json(capsys, tmp_path):
+    f = tmp_path / "v.toml"
+    f.write_text(VARIANTS)
+    report = tmp_path / "v.json"
+    code, out, err = run(capsys, "verify", "--variant", f, "--grid", "quick", "--search-budget", "200",
+                         "--json", report, "--no-progress")
+    assert code == 1, out + err
+    assert "variant 'half-eps' (lemma-19 [lower]): refuted" in out
+    assert "variant 'laplace-weaker' (lemma-26 [privacy]): holds" in out
+    assert "counterexample" in out and "eps = " in out and "lhs = " in out
+    doc = json.loads(report.read_text())
+    v = {x["name"]: x for x in doc["variants"]}
+    assert v["half-eps"]["verdict"] == "refuted" and float(v["half-eps"]["slack"]) < 0
+    assert set(v["half-eps"]["point"]) >= {"Delta", "eps", "t"}
+    assert v["laplace-weaker"]["verdict"] == "holds"
+    # every parameter an exact decimal (or an exact grid value), both sides to 20 digits
+    assert all("e" not in x.lower() or "exp" in x or "E" in x for x in v["half-eps"]["point"].values())
+    assert len(v["half-eps"]["lhs"].replace("-", "").split("e")[0].replace(".", "")) >= 19
+
+
+def test_verify_variant_all_hold_exit_0(capsys, tmp_path):
+    f = tmp_path / "v.toml"
+    f.write_text(VARIANTS.split("[[variant]]")[0] + "[[variant]]" + VARIANTS.split("[[variant]]")[2])
+    code, out, err = run(capsys, "verify", "--variant", f, "--grid", "quick", "--search-budget", "100",
+                         "--no-progress")
+    assert code == 0, out + err
+    assert "all variants hold" in err
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[[variant]]\nname = 'x'\nstatement = 'lemma-16'\nbound = 'ratio'\nrhs = 'foo +'\n",
+     "variant 'x': key 'rhs'"),
+    ("[[variant]]\nname = 'y'\nstatement = 'lemma-16'\nbound = 'ratio'\nrhz = '1'\n", "variant 'y': unknown key"),
+    ("not toml [", "not valid TOML"),
+])
+def test_verify_variant_malformed_exit_2(capsys, tmp_path, text, message):
+    f = tmp_path / "v.toml"
+    f.write_text(text)
+    code, out, err = run(capsys, "verify", "--variant", f, "--no-progress")
+    assert code == 2
+    assert err.startswith("arete: error:") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_verify_variant_missing_file(capsys, tmp_path):
+    code, _, err = run(capsys, "verify", "--variant", tmp_path / "none.toml", "--no-progress")
+    assert code == 2 and "cannot read" in err
+
+
+def test_verify_search_reports_each_bound(capsys, tmp_path):
+    report = tmp_path / "s.json"
+    code, out, err = run(capsys, "verify", "--grid", "quick", "--statement", "lemma-26", "--search",
+                         "--search-budget", "100", "--json", report, "--no-progress")
+    assert code == 0, out + err
+    assert "search lemma-26" in out and "evaluations" in out
+    doc = json.loads(report.read_text())
+    assert doc["search"][0]["bound"] == "privacy" and doc["search"][0]["status"] in ("holds", "tight")
+    assert doc["search"][0]["evaluations"] > 0

@@ -122,6 +122,10 @@ def lemma_2(level):
     return _product(blocks, local)
 
 
+#: Delta of the fine grid of Lemma 3 and Corollary 5: their hypothesis is Delta >= 2/e.
+_PAPER_FINE_DELTAS = (2 / E, 1, 10, 100)
+
+
 def _paper_eps(level, Dl, values):
     """eps values >= the threshold 20 + 4 ln Delta of Lemmas 3 and 19 (threshold included)."""
     lo = 20 + 4 * sp.log(Dl)
@@ -130,16 +134,17 @@ def _paper_eps(level, Dl, values):
 
 def lemma_3(level):
     """Paper parameters (eps, Delta), shifts ``|a| <= Delta``, t over the whole line."""
-    Dls = _deltas(level)
+    Dls = _deltas(level, fine=_PAPER_FINE_DELTAS)
     eps_values = _level(level, [40], [24, 40, 60], [22, 24, 30, 40, 50, 60])
     blocks = [{Delta: Dl, eps: e} for Dl in Dls for e in _paper_eps(level, Dl, eps_values)]
 
     def local(b):
         Dl, e = b[Delta], b[eps]
         th = 4 * Dl / e
-        shifts = _level(level, [Dl], [Dl, -Dl, Dl / 2], [Dl, -Dl, Dl / 2, Dl / 10, -Dl / 3])
+        # both signs of the shift at every level: with a = +Delta only the lower bound is vacuous
+        shifts = _level(level, [Dl, -Dl], [Dl, -Dl, Dl / 2], [Dl, -Dl, Dl / 2, Dl / 10, -Dl / 3])
         ts = _near_zero_ts(level, Dl) + _tail_ts(level, Dl, th, Dl)
-        ts += _level(level, [], [-2 * Dl], [-2 * Dl, -10 * Dl])
+        ts += _level(level, [-Dl], [-2 * Dl, -Dl, -Dl / 2 - Dl / 1000], [-2 * Dl, -10 * Dl, -Dl, -Dl / 2 - Dl / 1000])
         return [{t: tt, a: aa} for aa in shifts for tt in _unique(ts)]
 
     return _product(blocks, local)
@@ -147,7 +152,7 @@ def lemma_3(level):
 
 def corollary_5(level):
     """The paper's parameters at (Delta, eps) from the threshold 20 + 4 ln Delta to 60."""
-    Dls = _deltas(level)
+    Dls = _deltas(level, fine=_PAPER_FINE_DELTAS)
     eps_values = _level(level, [40], [24, 40, 60], [22, 24, 30, 40, 50, 60])
     return [{Delta: Dl, eps: e} for Dl in Dls for e in _paper_eps(level, Dl, eps_values)]
 
@@ -162,8 +167,9 @@ def lemma_14(level):
     blocks = []
     for al in _alphas_le1(level):
         for th in thetas:
-            dgs = _level(level, [al * th], [al * th, th / 1000, th, 10 * th],
-                         [al * th, th / 1000, th / 10, th, 10 * th])
+            # D_Gamma well below alpha theta too: there c_DGam is small and the lower bound needs it
+            dgs = _level(level, [al * th, al * th / 100], [al * th, al * th / 100, th / 1000, th, 10 * th],
+                         [al * th, al * th / 100, al * th / 10**6, th / 1000, th / 10, th, 10 * th])
             blocks += [{alpha: al, theta: th, D_Gamma: dg} for dg in _unique(dgs)]
 
     def local(b):
@@ -301,7 +307,9 @@ def lemma_19(level):
     def local(b):
         Dl, e = b[Delta], b[eps]
         ts = _near_zero_ts(level, Dl) + _tail_ts(level, Dl, 4 * Dl / e, Dl)
-        ts += _level(level, [-3 * Dl], [-3 * Dl, -Dl / 2], [-3 * Dl, -Dl, -Dl / 2])
+        # t near -Delta: the lower bound f_A(t)/f_A(t + Delta) >= e^-eps binds there
+        ts += _level(level, [-3 * Dl, -Dl], [-3 * Dl, -Dl / 2, -Dl, -Dl - Dl / 1000, -Dl + Dl / 1000],
+                     [-3 * Dl, -Dl, -Dl / 2, -Dl - Dl / 10**6, -Dl + Dl / 10**6, -Dl - Dl / 1000, -Dl + Dl / 1000])
         return [{t: tt} for tt in _unique(ts)]
 
     return _product(blocks, local)
@@ -369,8 +377,10 @@ def lemma_28(level):
 
     def local(b):
         k, Dl, th = b[kappa], b[Delta], b[theta]
-        ts = _level(level, [k, k + Dl], [k, k + R(1, 10**9) * Dl, k + Dl / 10, k + Dl, k + 10 * Dl, k + 100 * th],
-                    [k, k + R(1, 10**12) * Dl, k + R(1, 10**6) * Dl, k + Dl / 10, k + Dl, k + 10 * Dl, k + 100 * th])
+        # no t = kappa: both sides are the same expression there (an identity, not a check)
+        ts = _level(level, [k + Dl / 10, k + Dl],
+                    [k + R(1, 10**9) * Dl, k + Dl / 10, k + Dl, k + 10 * Dl, k + 100 * th],
+                    [k + R(1, 10**12) * Dl, k + R(1, 10**6) * Dl, k + Dl / 10, k + Dl, k + 10 * Dl, k + 100 * th])
         return [{t: tt} for tt in ts]
 
     return _product(blocks, local)

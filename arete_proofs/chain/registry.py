@@ -86,6 +86,12 @@ class Statement:
     notes: str = ""
     #: Functions of :mod:`arete_proofs.certified.statements` that prove (part of) the statement on boxes.
     certificates: tuple = ()
+    #: How the proof instantiates a used statement: ``{used id: {symbol: expression}}`` (e.g.
+    #: Lemma 19 takes Lemma 18 at D_Gamma = alpha theta).  With ``substitutions`` this gives the
+    #: regime points of the used statements (:func:`regime_points`).
+    instantiates: dict = field(default_factory=dict)
+    #: For a variant (:mod:`arete_proofs.chain.variants`): the id of the registry statement it starts from.
+    base: str = ""
 
     @property
     def check_kinds(self) -> str:
@@ -98,10 +104,14 @@ class Statement:
         return "+".join(kinds)
 
     def points(self, level: str = "default") -> list[dict]:
-        """The grid points of ``level`` (``quick``, ``default`` or ``fine``)."""
+        """The grid points of ``level`` (``quick``, ``default`` or ``fine``), then the regime points."""
         if self.grid is None:
             return []
-        return self.grid(level)
+        points = self.grid(level) + regime_points(self.base or self.id, level)
+        if self.base and self.hypotheses != REGISTRY[self.base].hypotheses:
+            # a variant with its own hypotheses: the base's points outside them are not its region
+            points = [p for p in points if not self.hypotheses_at(p)]
+        return points
 
     def hypotheses_at(self, point: dict) -> list:
         """The hypotheses that do **not** hold at ``point`` (empty when all hold)."""
@@ -218,6 +228,9 @@ _STATEMENTS = [
                   text="E|Z| <= 2 alpha theta + lam"),
             Bound("variance", var_A_cf(alpha, theta, lam), 2 * alpha * theta**2 + 2 * lam**2,
                   relation="==", text="Var Z = 2 alpha theta^2 + 2 lam^2"),
+            Bound("variance-order", var_A_cf(alpha, theta, lam), Delta**2 * sp.exp(-eps / 4) / 4,
+                  text="Var Z = O(Delta^2 e^{-eps/4}) with the constant 1/4: "
+                       "32/eps^2 + 2 e^{-eps/4}/Delta^2 <= 1/4 for Delta >= 2/e, eps >= 20 + 4 ln Delta"),
         ),
         uses=("lemma-19", "lemma-2"),
         symbolic=("lemma-3/moments",),
@@ -271,6 +284,8 @@ _STATEMENTS = [
         bounds=(Bound("lower", fG(sp.Abs(t + Delta) + D_Gamma) * cD * c_L, fA(t + Delta),
                       text="f_Gamma(|t + Delta| + D_Gamma) c_DGam c_L <= f_A(t + Delta)"),),
         uses=("lemma-14",),
+        notes="The paper states no alpha <= 1; the record adds it: the proof uses Lemma 14 and that "
+              "f_Gamma is decreasing, which needs alpha <= 1 (all the chain needs).",
         grid=grids.lemma_15,
     ),
     Statement(
@@ -331,6 +346,7 @@ _STATEMENTS = [
                   text="Lemma 17's bound at D_u = alpha theta <= Lemma 18's bound"),
         ),
         uses=("lemma-16", "lemma-17"),
+        instantiates={"lemma-16": {D_u: alpha * theta}, "lemma-17": {D_u: alpha * theta}},
         symbolic=("lemma-18/step",),
         notes="The paper's statement reads theta <= D_Gamma + 1; its proof (C.3) and Lemma 19 use "
               "theta <= D_Gamma + Delta, which is checked here (the literal form is an observation).",
@@ -373,6 +389,7 @@ _STATEMENTS = [
             Bound("hyp-gamma", sp.gamma(alpha), 1 / alpha, text="(9): Gamma(alpha) <= 1/alpha"),
         ),
         uses=("lemma-18", "note-2"),
+        instantiates={"lemma-18": {D_Gamma: alpha * theta}},
         symbolic=("lemma-19/algebra", "lemma-19/threshold", "lemma-19/assumptions"),
         certificates=("lemma19_certificate", "lemma19_algebra_certificate"),
         grid=grids.lemma_19,
@@ -417,6 +434,99 @@ STATEMENT_IDS = tuple(s.id for s in _STATEMENTS)
 
 #: id -> :class:`Statement`.
 REGISTRY = {s.id: s for s in _STATEMENTS}
+
+
+def _paths(src, dst, seen=()):
+    """The chains of ``uses`` from ``src`` down to ``dst``."""
+    if src == dst:
+        return [[dst]]
+    out = []
+    for u in REGISTRY[src].uses:
+        if u not in seen:
+            out += [[src] + p for p in _paths(u, dst, seen + (src,))]
+    return out
+
+
+_REGIME_CACHE: dict = {}
+
+
+def regime_points(statement_id: str, level: str = "default") -> list[dict]:
+    r"""The points where the proof chain **uses** ``statement_id``, derived from the registry.
+
+    For every statement with ``substitutions`` (Lemma 3, Corollary 5, Lemma 19: the
+    paper's :math:`\alpha = \lambda = e^{-\varepsilon/4}`, :math:`\theta = 4\Delta/\varepsilon`)
+    whose proof reaches ``statement_id`` through ``uses``, the substitutions are
+    composed with the ``instantiates`` of each step (Lemma 19 takes Lemma 18 at
+    :math:`D_\Gamma = \alpha\theta`, Lemma 18 takes Lemmas 16 and 17 at
+    :math:`D_u = \alpha\theta`) and evaluated at :math:`\Delta` from 2/e to 1000 and
+    :math:`\varepsilon` from the threshold :math:`20 + 4\ln\Delta` to 80; t takes values
+    near 0 (down to 1e-12), near :math:`\pm D_u`, near :math:`-\Delta/2`, near
+    :math:`-\Delta` and far out.  Only points that satisfy the statement's hypotheses are kept.
+
+    >>> pts = regime_points("lemma-16", "quick")
+    >>> all(p[alpha] == p[lam] and not REGISTRY["lemma-16"].hypotheses_at(p) for p in pts) and len(pts) > 0
+    True
+    """
+    key = (statement_id, level)
+    if key in _REGIME_CACHE:
+        return [dict(p) for p in _REGIME_CACHE[key]]
+    grids._level(level, [], [], [])            # the level's own error message
+    st = REGISTRY[statement_id]
+    subs = []
+    for root in STATEMENT_IDS:
+        R = REGISTRY[root]
+        if root == statement_id or not R.substitutions:
+            continue
+        for path in _paths(root, statement_id):
+            sub = dict(R.substitutions)
+            for u, v in zip(path, path[1:]):
+                for sym, expr in REGISTRY[u].instantiates.get(v, {}).items():
+                    sub[sym] = sp.sympify(expr).subs(sub)
+            if sub not in subs:
+                subs.append(sub)
+    E = sp.E
+    deltas = {"quick": [1], "default": [2 / E, 10, 1000], "fine": [2 / E, 1, 10, 100, 1000]}[level]
+    out, seen = [], set()
+    for sub in subs:
+        for Dl in deltas:
+            lo = 20 + 4 * sp.log(Dl)
+            epss = {"quick": [lo], "default": [lo, 80], "fine": [lo, (lo + 80) / 2, 80]}[level]
+            for e in epss:
+                base = {Delta: Dl, eps: e}
+                p0 = {s_: sp.sympify(x).subs(base) for s_, x in sub.items()}
+                p0.update(base)
+                al, th = p0.get(alpha, sp.exp(-e / 4)), p0.get(theta, 4 * Dl / e)
+                p0.setdefault(D_Gamma, al * th)
+                p0.setdefault(D_u, al * th)
+                du = p0[D_u]
+                ts = [sp.Rational(1, 10**12), du / 2, du, du + du / 1000, -du, -du - du / 1000,
+                      -Dl / 2 + Dl / 1000, -Dl / 2 + Dl / 10**6, -Dl, Dl, 10 * Dl, 30 * th]
+                if level == "quick":
+                    ts = [sp.Rational(1, 10**12), du, -du, -Dl / 2 + Dl / 1000, Dl]
+                for tt in ts:
+                    for k in ([0, du] if kappa in st.free_symbols() else [None]):
+                        p = dict(p0)
+                        p[t] = tt
+                        if k is not None:
+                            p[kappa] = k
+                            p[t] = k + abs(tt)
+                        p.setdefault(a, Dl)
+                        p.setdefault(h, th / 10)
+                        p.setdefault(n, 1)
+                        keep = {s_: v for s_, v in p.items() if s_ in st.free_symbols()}
+                        pk = tuple(sorted((s_.name, str(v)) for s_, v in keep.items()))
+                        if pk in seen or (st.grid and set(keep) != _needed(st)):
+                            continue
+                        seen.add(pk)
+                        if not st.hypotheses_at(keep):
+                            out.append(keep)
+    _REGIME_CACHE[key] = out
+    return [dict(p) for p in out]
+
+
+def _needed(st):
+    return {s_ for s_ in st.free_symbols() if s_ not in st.substitutions and s_ != c_L} | set(
+        s_ for s_ in st.substitutions)
 
 
 def get(statement_id: str) -> Statement:

@@ -222,7 +222,7 @@ def explicit(expr):
         f_Gamma,
         lambda x, al, th: sp.exp(-x / th) * x ** (al - 1) / (sp.gamma(al) * th**al),
     )
-    expr = expr.replace(f_L, lambda x, l: sp.exp(-sp.Abs(x) / l) / (2 * l))
+    expr = expr.replace(f_L, lambda x, la: sp.exp(-sp.Abs(x) / la) / (2 * la))
     expr = expr.replace(c_DGam, lambda d, al, th: sp.lowergamma(al, d / th) / sp.gamma(al))
     expr = expr.replace(c_Du, lambda d, al, th: 2 * sp.lowergamma(al, d / th) / sp.gamma(al))
     return expr.subs(CONSTANTS)

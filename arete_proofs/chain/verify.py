@@ -145,11 +145,25 @@ class Report:
 _COMPILED: dict = {}
 
 
-def _compiled(statement_id):
-    """Per-process cache of the lambdified bounds of a statement."""
-    if statement_id in _COMPILED:
-        return _COMPILED[statement_id]
-    st = REGISTRY[statement_id]
+def _record(statement):
+    """The :class:`~arete_proofs.chain.registry.Statement` of an id, or the record itself (a variant)."""
+    return REGISTRY[statement] if isinstance(statement, str) else statement
+
+
+def _key(statement):
+    if isinstance(statement, str):
+        return statement
+    st = statement
+    return (st.id, tuple((b.name, str(b.lhs), str(b.rhs), b.relation) for b in st.bounds),
+            str(sorted(st.substitutions.items(), key=lambda kv: str(kv[0]))))
+
+
+def _compiled(statement):
+    """Per-process cache of the lambdified bounds of a statement (an id or a record)."""
+    key = _key(statement)
+    if key in _COMPILED:
+        return _COMPILED[key]
+    st = _record(statement)
     out = []
     for b in st.bounds:
         lhs = sp.sympify(b.lhs).subs(st.substitutions).subs(CONSTANTS)
@@ -157,7 +171,7 @@ def _compiled(statement_id):
         syms = sorted(lhs.free_symbols | rhs.free_symbols, key=lambda s: s.name)
         where = tuple(sp.sympify(w).subs(st.substitutions) for w in b.where)
         out.append((b, syms, numeric(syms, lhs), numeric(syms, rhs), where))
-    _COMPILED[statement_id] = out
+    _COMPILED[key] = out
     return out
 
 
@@ -197,14 +211,14 @@ def _point_dict(point):
 
 
 def check_task(statement_id, points, digits=DEFAULT_DIGITS, max_digits=MAX_DIGITS):
-    """Check every bound of ``statement_id`` at ``points``; the unit of parallel work.
+    """Check every bound of ``statement_id`` (an id or a record) at ``points``; the unit of parallel work.
 
     Returns a dict with the grid errors and, per bound, one record per checked point:
     ``(point, slack, lhs, rhs, status, digits)`` with status ``holds``, ``tight`` or
     ``violated``.
     """
     start = time.process_time()
-    st = REGISTRY[statement_id]
+    st = _record(statement_id)
     grid_errors = []
     good = []
     for p in points:
@@ -213,7 +227,7 @@ def check_task(statement_id, points, digits=DEFAULT_DIGITS, max_digits=MAX_DIGIT
             grid_errors.append({"point": _point_dict(p), "hypotheses": [str(f) for f in failed]})
         else:
             good.append(p)
-    entries = _compiled(statement_id)
+    entries = _compiled(st if not isinstance(statement_id, str) else statement_id)
     cache: dict = {}
     # every f_A value of the task in one engine batch per parameter set
     prefetch([(fn, syms, p) for _, syms, lhs_fn, rhs_fn, _ in entries for p in good
@@ -247,7 +261,7 @@ def check_task(statement_id, points, digits=DEFAULT_DIGITS, max_digits=MAX_DIGIT
             rows.append((_point_dict({s: p[s] for s in syms}), float(slack) if not mp.isnan(slack) else math.nan,
                          _show(lhs), _show(rhs), status, d))
         results[b.name] = rows
-    return {"statement": statement_id, "grid_errors": grid_errors, "bounds": results,
+    return {"statement": st.id, "grid_errors": grid_errors, "bounds": results,
             "seconds": time.process_time() - start}
 
 
@@ -256,7 +270,7 @@ def check_task(statement_id, points, digits=DEFAULT_DIGITS, max_digits=MAX_DIGIT
 # ---------------------------------------------------------------------------
 
 def _is_engine(statement_id):
-    st = REGISTRY[statement_id]
+    st = _record(statement_id)
     names = set()
     for b in st.bounds:
         names |= {type(f).__name__ for f in (sp.sympify(b.lhs).atoms(sp.Function) | sp.sympify(b.rhs).atoms(sp.Function))}
@@ -347,14 +361,20 @@ def _run_tasks(jobs, digits, max_digits, workers, dask_address, progress):
 
 
 def _summarise(statement_id, results):
-    st = REGISTRY[statement_id]
+    st = _record(statement_id)
     rep = StatementReport(id=st.id, number=st.number, seconds=round(sum(r["seconds"] for r in results), 2))
     per_bound = {b.name: BoundReport(name=b.name) for b in st.bounds}
+    seen = {b.name: set() for b in st.bounds}
     for r in results:
         rep.grid_errors += r["grid_errors"]
         for name, rows in r["bounds"].items():
             br = per_bound[name]
             for point, slack, lhs, rhs, status, d in rows:
+                # distinct points only: two tasks may share a point of the bound's own symbols
+                key = tuple(sorted(point.items()))
+                if key in seen[name]:
+                    continue
+                seen[name].add(key)
                 br.points += 1
                 if status == "tight":
                     br.tight += 1
@@ -381,7 +401,7 @@ def _summarise(statement_id, results):
 
 def verify(statements=None, level="default", digits=DEFAULT_DIGITS, workers=1, *,
            dask_address=None, progress=True, max_digits=MAX_DIGITS):
-    """Check ``statements`` (ids; all by default) on the grid ``level``.
+    """Check ``statements`` (ids or :class:`~arete_proofs.chain.registry.Statement` records; all by default) on the grid ``level``.
 
     ``digits`` is the precision of the first evaluation of every point,
     ``workers`` the number of processes (1: this process), ``dask_address`` a
@@ -393,12 +413,15 @@ def verify(statements=None, level="default", digits=DEFAULT_DIGITS, workers=1, *
         raise ValueError(f"digits must be at least 10 for a meaningful slack, got {digits}")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    ids = list(STATEMENT_IDS) if not statements else [get(s).id for s in statements]
+    # an id names a statement of the registry; a record (a user's variant) is checked as it is
+    records = list(STATEMENT_IDS) if not statements else [
+        get(s).id if isinstance(s, str) else s for s in statements]
+    ids = [r if isinstance(r, str) else r.id for r in records]
     start = time.monotonic()
     jobs = []
-    for sid in ids:
-        for pts in _tasks(sid, REGISTRY[sid].points(level)):
-            jobs.append((sid, pts))
+    for rec in records:
+        for pts in _tasks(rec, _record(rec).points(level)):
+            jobs.append((rec, pts))
     # big tasks first keeps both workers busy until the end
     jobs.sort(key=lambda j: -len(j[1]) * (10 if _is_engine(j[0]) else 1))
     prog = _Progress(len(jobs), progress)
@@ -407,7 +430,7 @@ def verify(statements=None, level="default", digits=DEFAULT_DIGITS, workers=1, *
     for r in results:
         by_id[r["statement"]].append(r)
     wall = time.monotonic() - start
-    reports = [_summarise(sid, by_id[sid]) for sid in ids]
+    reports = [_summarise(rec, by_id[sid]) for rec, sid in zip(records, ids)]
     return Report(grid=level, digits=digits, statements=reports, wall_seconds=wall, workers=workers)
 
 
@@ -421,7 +444,8 @@ def compare_baseline(report: Report | dict, baseline: dict, tolerance: float = 1
     A problem is: a violation or grid error; a statement of the baseline that was
     not run; a different grid (level or number of points); a minimum slack that
     dropped (the bound got tighter or the density moved) or rose (the bound was
-    weakened) by more than ``tolerance * max(1, |baseline slack|)``.
+    weakened) by more than ``tolerance * max(1, |baseline slack|)``, for the
+    statement and for **every bound** of it.
     """
     data = report.to_json() if isinstance(report, Report) else report
     problems = []
@@ -439,15 +463,32 @@ def compare_baseline(report: Report | dict, baseline: dict, tolerance: float = 1
         if s["points"] != b["points"]:
             problems.append(f"{b['id']}: {s['points']} points checked, the baseline has {b['points']} (different grid)")
             continue
-        old, new = float(b["min_slack"]), float(s["min_slack"])
-        if math.isinf(old) and math.isinf(new) and old == new:
-            continue
-        scale = tolerance * max(1.0, abs(old)) if math.isfinite(old) else math.inf
-        if new < old - scale:
-            problems.append(f"{b['id']}: minimum slack dropped from {old:.6g} to {new:.6g}")
-        elif new > old + scale:
-            problems.append(f"{b['id']}: minimum slack rose from {old:.6g} to {new:.6g} (bound weakened?)")
+        # every bound's minimum slack, not only the statement's: a change in a bound
+        # that is not the statement's tightest must be seen too
+        pairs = [(b["id"], b["min_slack"], s["min_slack"])]
+        now_bounds = {x["name"]: x for x in s.get("bounds", [])}
+        for ob in b.get("bounds", []):
+            nb = now_bounds.get(ob["name"])
+            if nb is None:
+                problems.append(f"{b['id']} [{ob['name']}]: bound of the baseline not checked")
+                continue
+            pairs.append((f"{b['id']} [{ob['name']}]", ob["min_slack"], nb["min_slack"]))
+        for label, old, new in pairs:
+            problem = _slack_change(label, float(old), float(new), tolerance)
+            if problem:
+                problems.append(problem)
     return problems
+
+
+def _slack_change(label, old, new, tolerance):
+    if math.isinf(old) and math.isinf(new) and old == new:
+        return None
+    scale = tolerance * max(1.0, abs(old)) if math.isfinite(old) else math.inf
+    if new < old - scale:
+        return f"{label}: minimum slack dropped from {old:.6g} to {new:.6g}"
+    if new > old + scale:
+        return f"{label}: minimum slack rose from {old:.6g} to {new:.6g} (bound weakened?)"
+    return None
 
 
 def load_report(path) -> dict:

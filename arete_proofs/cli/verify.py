@@ -46,6 +46,15 @@ def _verify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--certified", action="store_true",
                         help="also run the ball-arithmetic certificates of the closed-form statements "
                         "(extra 'certified': python-flint)")
+    parser.add_argument("--search", action="store_true",
+                        help="also search each bound's whole hypothesis region for a counterexample "
+                        "(differential evolution on the float64 path, candidates confirmed exactly)")
+    parser.add_argument("--variant", metavar="FILE",
+                        help="check the variants of a TOML file ([[variant]] name, statement, bound, rhs, "
+                        "lhs, hypotheses) on --grid and by the search; exit 1 when one is refuted")
+    parser.add_argument("--seed", metavar="S", type=int, default=0, help="seed of the search (default 0)")
+    parser.add_argument("--search-budget", metavar="N", type=int, default=1500,
+                        help="float64 evaluations of the search per bound (default 1500)")
     parser.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
 
 
@@ -130,6 +139,10 @@ def verify_command(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.search_budget < 1:
+        raise UsageError(f"--search-budget must be at least 1, got {args.search_budget}")
+    if args.variant:
+        return _variant_command(args)
     baseline = V.load_report(args.baseline) if args.baseline else None
     report = V.verify(args.statement, level=args.grid, digits=args.digits, workers=args.workers,
                       dask_address=args.dask, progress=not args.no_progress)
@@ -143,6 +156,7 @@ def verify_command(args: argparse.Namespace) -> int:
         report.observations = [dataclasses.asdict(o) for o in observations.run(digits=args.digits)]
     if args.certified:
         report.certified = _run_certificates(args.statement)
+    searched = _run_search(args, report) if args.search else []
     from ..chain.registry import REGISTRY
 
     rows = [("id", "statement", "checks", "points", "violations", "tight", "min slack", "where")]
@@ -173,13 +187,22 @@ def verify_command(args: argparse.Namespace) -> int:
         print()
         for o in report.observations:
             print(f"observation {o['id']:<24} {o['verdict']:<9} {o['literal']}")
+    if searched:
+        print()
+        for r in searched:
+            where = ", ".join(f"{k}={_short(v)}" for k, v in r.point.items())
+            print(f"search {r.statement:<12} [{r.bound}] {r.status:<8} slack {_slack_text(r.slack)} at {where} "
+                  f"({r.evaluations} evaluations, {r.seconds:.1f} s)")
     print(f"\n{sum(s.points for s in report.statements)} checks on the {report.grid} grid in "
           f"{report.wall_seconds:.1f} s with {args.workers} worker(s)"
           + (f" on Dask at {args.dask}" if args.dask else ""))
-    status = 0 if report.ok else 1
+    status = 0 if report.ok and not any(r.refuted for r in searched) else 1
     if args.json:
+        doc = report.to_json()
+        if args.search:
+            doc["search"] = [_clean(dataclasses.asdict(r)) for r in searched]
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(report.to_json(), fh, indent=1)
+            json.dump(doc, fh, indent=1)
     if baseline is not None:
         problems = V.compare_baseline(report, baseline, args.tolerance)
         for p in problems:
@@ -190,3 +213,70 @@ def verify_command(args: argparse.Namespace) -> int:
             print(f"baseline {args.baseline}: no regression (tolerance {args.tolerance:g})")
     print("all statements hold" if status == 0 else "FAILED", file=sys.stderr if status == 0 else sys.stdout)
     return status
+
+
+def _clean(x):
+    """JSON-safe: infinities and nan as strings."""
+    if isinstance(x, float) and x != x:
+        return "nan"
+    if isinstance(x, float) and x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_clean(v) for v in x]
+    return x
+
+
+def _run_search(args, report):
+    """``--search``: the counterexample search of every bound of the checked statements (in parallel)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..chain.registry import REGISTRY
+    from ..chain.search import search_bound
+
+    jobs = [(s.id, b.name, args.seed + i) for s in report.statements for i, b in enumerate(REGISTRY[s.id].bounds)]
+    kw = dict(budget=args.search_budget, level=args.grid, progress=not args.no_progress)
+    if args.workers <= 1:
+        return [search_bound(sid, name, seed=seed, **kw) for sid, name, seed in jobs]
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        futures = [pool.submit(search_bound, sid, name, seed=seed, **kw) for sid, name, seed in jobs]
+        return [f.result() for f in futures]
+
+
+def _variant_command(args) -> int:
+    """``--variant FILE``: grid plus search for each variant; 0 all hold, 1 one refuted, 2 malformed file."""
+    from ..chain import variants as VV
+
+    try:
+        variants = VV.load(args.variant)
+    except VV.VariantError as exc:
+        raise UsageError(f"{args.variant}: {exc}") from None
+    results = []
+    for v in variants:
+        r = VV.check(v, level=args.grid, seed=args.seed, budget=args.search_budget, workers=args.workers,
+                     progress=not args.no_progress)
+        results.append(r)
+        print(f"variant {r.name!r} ({r.statement} [{r.bound}]): {r.verdict}"
+              f"  (grid: {r.grid_points} points, {r.grid_violations} violations; "
+              f"search: {r.search.get('evaluations', 0)} evaluations; {r.seconds:.1f} s)")
+        if r.verdict == "refuted":
+            print(f"  counterexample (found by the {r.found_by}), slack ln(rhs/lhs) = {_slack_text(r.slack)}:")
+            for k, val in r.point.items():
+                print(f"    {k} = {val}")
+            print(f"    lhs = {r.lhs}\n    rhs = {r.rhs}")
+        else:
+            print(f"  smallest slack {_slack_text(r.slack)} (found by the {r.found_by or 'grid'})")
+    if args.json:
+        doc = {"grid": args.grid, "seed": args.seed, "variants": [
+            _clean({"name": r.name, "statement": r.statement, "bound": r.bound, "verdict": r.verdict,
+                    "point": r.point, "slack": r.slack, "lhs": r.lhs, "rhs": r.rhs, "found_by": r.found_by,
+                    "grid_points": r.grid_points, "grid_violations": r.grid_violations,
+                    "grid_min_slack": r.grid_min_slack, "search": r.search, "seconds": r.seconds})
+            for r in results]}
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1)
+    refuted = [r.name for r in results if r.verdict == "refuted"]
+    print(f"{len(refuted)} of {len(results)} variant(s) refuted" if refuted else "all variants hold",
+          file=sys.stdout if refuted else sys.stderr)
+    return 1 if refuted else 0

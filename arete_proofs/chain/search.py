@@ -1,0 +1,451 @@
+r"""Counterexample search: maximise :math:`\ln(\mathrm{lhs}/\mathrm{rhs})` over a statement's hypothesis region.
+
+A grid checks a bound at chosen points; between them nothing is looked at.  For
+every bound ``lhs <= rhs`` of a statement (:mod:`arete_proofs.chain.registry`),
+:func:`search_bound` maximises the **violation**
+
+.. math::
+
+    v(x) = \ln \mathrm{lhs}(x) - \ln \mathrm{rhs}(x) = -\text{slack}(x)
+
+over every free symbol of the statement (after its substitutions, e.g. Lemma 19's
+:math:`\alpha = \lambda = e^{-\varepsilon/4}`, :math:`\theta = 4\Delta/\varepsilon`):
+
+* coordinates: :math:`\ln x` for a positive symbol, :math:`\operatorname{asinh}(x/s)`
+  (logarithmic far from 0, linear near it) for a signed one; the box spans the
+  statement's grid (with the regime points) widened by a factor 4 on each side,
+  capped at :math:`\varepsilon \le 80`, :math:`\Delta \le 10^3`;
+* hypotheses are constraints (a point that violates one gets a penalty), met
+  with a relative margin of :math:`10^{-9}`, so the boundary of the region (where a
+  bound often binds) is reached up to that margin and the rounded point still
+  satisfies the hypotheses exactly;
+* global and local: the population of :func:`scipy.optimize.differential_evolution`
+  starts from the grid's worst points (by the float64 violation) plus a seeded
+  Latin hypercube; the best points are then refined by bounded Nelder-Mead;
+* evaluation on the float64 path (:mod:`arete_proofs.distributions.fast` for
+  :math:`f_A`, :math:`f_{\Gamma-\Gamma}`, :math:`E|Z|`; closed forms in mpmath at
+  15 digits; the engine at 15 digits for the rest);
+* every candidate (the best few distinct points) is rounded to an exact decimal
+  and **confirmed** by the exact engine with :func:`arete_proofs.chain.verify.check_task`
+  (re-evaluated at higher digits when within the numerical error).  Only a
+  confirmed negative slack is a counterexample.
+
+The search is deterministic for a given ``seed``.
+
+>>> import sympy as sp
+>>> from arete_proofs.chain.registry import REGISTRY
+>>> from arete_proofs.chain.symbols import Delta, eps, lam
+>>> import dataclasses
+>>> st = REGISTRY["lemma-26"]   # Laplace mechanism: f_L(t)/f_L(t + a) <= e^eps, tight
+>>> r = search_bound(st, st.bounds[0], budget=200, level="quick", progress=False)
+>>> r.status in ("holds", "tight"), r.evaluations > 0
+(True, True)
+>>> bad = dataclasses.replace(st, substitutions={lam: 9 * Delta / (10 * eps)})
+>>> search_bound(bad, bad.bounds[0], budget=200, level="quick", progress=False).status  # lam = 0.9 Delta/eps
+'violated'
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy as sp
+from mpmath import mp
+
+from .symbols import (
+    CONSTANTS, D_Gamma, D_u, Delta, alpha, eps, gamma_sc, h, lam, n, theta, working_digits,
+)
+from .symbols import _NAMESPACE as _ENGINE_NAMESPACE
+from .verify import DEFAULT_DIGITS, MAX_DIGITS, _record, check_task
+
+__all__ = ["SearchResult", "search_bound", "search_statement", "float_violation"]
+
+#: Symbols searched in log coordinates (positive by every statement's hypotheses).
+_POSITIVE = {alpha, theta, lam, Delta, D_Gamma, D_u, eps, n, h}
+#: Caps of the search box (ln of the largest value), from the paper's ranges.
+_CAP_HI = {eps: math.log(80.0), Delta: math.log(1e3)}
+_CAP_LO = {alpha: -21.0}
+#: Relative margin by which the search meets a hypothesis.
+MARGIN = 1e-9
+_PENALTY = 1e3
+
+
+@dataclass
+class SearchResult:
+    """The worst point the search found for one bound, confirmed by the exact engine."""
+
+    statement: str
+    bound: str
+    status: str = "holds"            # holds, tight or violated (the exact engine's verdict)
+    slack: float = math.inf           # exact slack ln(rhs/lhs) at the worst point
+    float_slack: float = math.inf     # the float64 path's slack there
+    point: dict = field(default_factory=dict)   # symbol name -> exact decimal
+    lhs: str = ""
+    rhs: str = ""
+    digits: int = 0
+    evaluations: int = 0
+    seconds: float = 0.0
+    seed: int = 0
+
+    @property
+    def refuted(self) -> bool:
+        return self.status == "violated"
+
+
+# ---------------------------------------------------------------------------
+# the float64 path
+# ---------------------------------------------------------------------------
+
+def _fast():
+    from ..distributions import fast
+
+    return fast
+
+
+def _f_A(x, al, th, la):
+    try:
+        return mp.exp(_fast().logpdf(float(abs(x)), float(al), float(th), float(la)))
+    except (ValueError, ArithmeticError, OverflowError):
+        return _engine("f_A")(x, al, th, la)
+
+
+def _f_GG(x, al, th):
+    try:
+        return mp.exp(_fast().gg_logpdf(float(abs(x)), float(al), float(th)))
+    except (ValueError, ArithmeticError, OverflowError):
+        return _engine("f_GG")(x, al, th)
+
+
+def _mean_abs(al, th, la):
+    try:
+        return mp.mpf(_fast().mean_abs(float(al), float(th), float(la)))
+    except (ValueError, ArithmeticError, OverflowError):
+        return _engine("mean_abs_A")(al, th, la)
+
+
+def _engine(name):
+    fn = _ENGINE_NAMESPACE[name]
+
+    def call(*args):
+        with working_digits(15):
+            return fn(*args)
+
+    return call
+
+
+def _f_Gamma(x, al, th):
+    if x <= 0:
+        return mp.zero if al < 1 or x < 0 else (mp.inf if al < 1 else mp.one / th)
+    return mp.exp((al - 1) * mp.log(x) - x / th - mp.loggamma(al) - al * mp.log(th))
+
+
+_FLOAT_NAMESPACE = {
+    "f_A": _f_A,
+    "f_GG": _f_GG,
+    "mean_abs_A": _mean_abs,
+    "f_Gamma": _f_Gamma,
+    "f_L": lambda x, la: mp.exp(-abs(x) / la) / (2 * la),
+    "c_DGam": lambda d, al, th: mp.gammainc(al, 0, d / th, regularized=True),
+    "c_Du": lambda d, al, th: 2 * mp.gammainc(al, 0, d / th, regularized=True),
+}
+for _name in ("f_SC", "near_mass", "shifted_conv", "var_A_cf", "tight_eps_A"):
+    _FLOAT_NAMESPACE[_name] = _engine(_name)
+
+
+def _float_fn(args, expr):
+    expr = sp.sympify(expr).subs(CONSTANTS)
+    return sp.lambdify(list(args), expr, modules=[_FLOAT_NAMESPACE, "mpmath"])
+
+
+def _violation(lhs, rhs, relation):
+    """``-slack`` in mpmath (``+inf`` for a certain violation, ``nan`` when undefined)."""
+    if mp.isnan(lhs) or mp.isnan(rhs):
+        return mp.nan
+    if relation == "==":
+        if lhs == rhs:
+            return mp.zero
+        if lhs <= 0 or rhs <= 0:
+            return mp.inf
+        return abs(mp.log(rhs) - mp.log(lhs))
+    if lhs <= 0:
+        return mp.ninf if rhs >= lhs else mp.inf
+    if mp.isinf(rhs):
+        return mp.ninf
+    if rhs <= 0 or mp.isinf(lhs):
+        return mp.inf
+    return mp.log(lhs) - mp.log(rhs)
+
+
+def _margin_fn(rel):
+    """A relational as (``b - a``, scale): it holds when the first is >= 0."""
+    if isinstance(rel, (sp.Le, sp.Lt)):
+        lo, hi = rel.lhs, rel.rhs
+    elif isinstance(rel, (sp.Ge, sp.Gt)):
+        lo, hi = rel.rhs, rel.lhs
+    else:
+        return None
+    return hi - lo, sp.Abs(hi) + sp.Abs(lo)
+
+
+class _Problem:
+    """One bound of one statement as a function of the search coordinates."""
+
+    def __init__(self, st, bound, starts):
+        self.st, self.bound = st, bound
+        sub = st.substitutions
+        self.lhs = sp.sympify(bound.lhs).subs(sub).subs(CONSTANTS)
+        self.rhs = sp.sympify(bound.rhs).subs(sub).subs(CONSTANTS)
+        rels = [sp.sympify(hh).subs(sub) for hh in st.hypotheses] + [sp.sympify(w).subs(sub) for w in bound.where]
+        syms = set(self.lhs.free_symbols | self.rhs.free_symbols)
+        for r in rels:
+            if r not in (sp.true, sp.false):
+                syms |= r.free_symbols
+        self.syms = sorted(syms, key=lambda s: s.name)
+        self.f_lhs = _float_fn(self.syms, self.lhs)
+        self.f_rhs = _float_fn(self.syms, self.rhs)
+        self.margins = []
+        for r in rels:
+            m = _margin_fn(r) if r not in (sp.true, sp.false) else None
+            if m is not None:
+                self.margins.append((_float_fn(self.syms, m[0]), _float_fn(self.syms, m[1])))
+        self.evaluations = 0
+        self._box(starts)
+
+    # coordinates -------------------------------------------------------------
+    def _box(self, starts):
+        self.kind, self.scale, self.bounds = [], [], []
+        for s in self.syms:
+            vals = [float(sp.N(p[s], 17)) for p in starts if s in p]
+            vals = [v for v in vals if math.isfinite(v)] or [1.0]
+            if s in _POSITIVE and min(vals) > 0:
+                lo, hi = math.log(min(vals)) - math.log(4), math.log(max(vals)) + math.log(4)
+                lo = max(lo, _CAP_LO.get(s, -700.0))
+                hi = min(hi, _CAP_HI.get(s, 700.0))
+                self.kind.append("log")
+                self.scale.append(1.0)
+                self.bounds.append((lo, max(hi, lo + 1e-9)))
+            elif s == gamma_sc:
+                self.kind.append("lin")
+                self.scale.append(1.0)
+                self.bounds.append((0.0, 1.0))
+            else:
+                nz = [abs(v) for v in vals if v != 0]
+                sc = min(nz) / 10 if nz else 1e-12
+                lo, hi = min(vals + [0.0]), max(vals + [0.0])
+                lo = math.asinh(4 * lo / sc) if lo < 0 else 0.0
+                hi = math.asinh(4 * hi / sc) if hi > 0 else 0.0
+                self.kind.append("asinh")
+                self.scale.append(sc)
+                self.bounds.append((lo, max(hi, lo + 1e-9)))
+
+    def to_values(self, x):
+        out = []
+        for k, sc, u in zip(self.kind, self.scale, x):
+            out.append(math.exp(u) if k == "log" else (sc * math.sinh(u) if k == "asinh" else u))
+        return out
+
+    def to_coords(self, point):
+        x = []
+        for s, k, sc, (lo, hi) in zip(self.syms, self.kind, self.scale, self.bounds):
+            v = float(sp.N(point[s], 17))
+            u = math.log(v) if k == "log" else (math.asinh(v / sc) if k == "asinh" else v)
+            x.append(min(max(u, lo), hi))
+        return np.array(x)
+
+    # objective ---------------------------------------------------------------
+    def infeasibility(self, vals):
+        bad = 0.0
+        for m, scale in self.margins:
+            try:
+                mv, sv = m(*vals), scale(*vals)
+                need = MARGIN * float(sv)
+                mv = float(mv)
+            except (ValueError, ArithmeticError, TypeError, OverflowError):
+                return 1.0
+            if not mv >= need:
+                bad += 1.0 if not math.isfinite(mv) else min(1.0, (need - mv) / (float(sv) + 1e-300))
+        return bad
+
+    def violation(self, vals):
+        """The float64 path's ``ln lhs - ln rhs`` at ``vals`` (``nan`` on failure)."""
+        self.evaluations += 1
+        try:
+            with mp.workdps(15):
+                args = [mp.mpf(v) for v in vals]
+                return float(_violation(mp.mpf(self.f_lhs(*args)), mp.mpf(self.f_rhs(*args)), self.bound.relation))
+        except (ValueError, ArithmeticError, TypeError, OverflowError, ZeroDivisionError):
+            return math.nan
+        except Exception as exc:  # PrecisionError and friends: no information at this point
+            if type(exc).__name__.endswith("Error"):
+                return math.nan
+            raise
+
+    def objective(self, x):
+        vals = self.to_values(x)
+        if any(not math.isfinite(v) for v in vals):
+            return 2 * _PENALTY
+        bad = self.infeasibility(vals)
+        if bad:
+            return _PENALTY * (1 + bad)
+        v = self.violation(vals)
+        if math.isnan(v):
+            return _PENALTY / 2
+        v = max(min(v, 1e6), -1e6)
+        self.record(x, v)
+        return -v
+
+    def record(self, x, v):
+        self.best.append((v, tuple(x)))
+        if len(self.best) > 400:
+            self.best.sort(key=lambda r: -r[0])
+            del self.best[50:]
+
+
+def _exact(problem, x):
+    """The float point ``x`` as exact decimals (shortest repr of each float64)."""
+    vals = problem.to_values(x)
+    return {s: sp.Rational(repr(float(v))) for s, v in zip(problem.syms, vals)}
+
+
+def _decimal(q) -> str:
+    """An exact decimal string of a rational whose denominator divides a power of 10."""
+    q = sp.Rational(q)
+    k = 0
+    while (q * 10**k).q != 1:
+        k += 1
+        if k > 400:
+            return str(q)
+    m = int(q * 10**k)
+    sign, m = ("-" if m < 0 else ""), abs(m)
+    if k == 0:
+        return f"{sign}{m}"
+    digits = str(m).rjust(k + 1, "0")
+    return f"{sign}{digits[:-k]}.{digits[-k:]}"
+
+
+def _confirm(st, bound, points, digits, max_digits):
+    """Exact slack of ``bound`` at each point (that satisfies the hypotheses exactly)."""
+    import dataclasses
+
+    one = dataclasses.replace(st, bounds=(bound,))
+    good = [p for p in points if not st.hypotheses_at(p)]
+    if not good:
+        return []
+    res = check_task(one, good, digits, max_digits)
+    return res["bounds"][bound.name]
+
+
+def search_bound(statement, bound, *, seed=0, budget=1500, max_seconds=120.0, level="default",
+                 starts=None, digits=DEFAULT_DIGITS, max_digits=MAX_DIGITS, candidates=6,
+                 progress=True) -> SearchResult:
+    """Search the hypothesis region of ``statement`` (id or record) for a counterexample to ``bound``.
+
+    ``budget`` is the number of float64 evaluations of the global stage (the
+    local stage adds at most a third of it), ``max_seconds`` a wall-clock cap,
+    ``starts`` exact points to start from (default: the statement's ``level``
+    grid, which contains the regime points).  Returns a :class:`SearchResult`
+    whose ``status`` is the exact engine's verdict at the worst point found.
+    """
+    from scipy.optimize import differential_evolution, minimize
+
+    st = _record(statement)
+    if isinstance(bound, str):
+        bound = next(b for b in st.bounds if b.name == bound)
+    start_time = time.monotonic()
+    starts = list(st.points(level)) if starts is None else list(starts)
+    prob = _Problem(st, bound, starts)
+    prob.best = []
+    result = SearchResult(statement=st.id, bound=bound.name, seed=seed)
+    if not prob.syms:
+        result.evaluations = 0
+        return result
+    # the grid's worst points by the float path
+    scored = []
+    for p in starts:
+        if all(s in p for s in prob.syms):
+            x = prob.to_coords(p)
+            scored.append((prob.objective(x), tuple(x)))
+        if prob.evaluations >= budget // 2 or time.monotonic() - start_time > max_seconds / 3:
+            break
+    scored.sort(key=lambda r: r[0])
+    dim = len(prob.syms)
+    popsize = max(8, min(40, 6 * dim))
+    rng = np.random.default_rng(seed)
+    lo = np.array([b[0] for b in prob.bounds])
+    hi = np.array([b[1] for b in prob.bounds])
+    seen, init = set(), []
+    for _, x in scored:
+        if x not in seen and len(init) < popsize // 2:
+            seen.add(x)
+            init.append(np.array(x))
+    # Latin hypercube fill
+    m = popsize - len(init)
+    cube = (rng.permuted(np.tile(np.arange(m), (dim, 1)), axis=1).T + rng.random((m, dim))) / m
+    init += list(lo + cube * (hi - lo))
+    init = np.array(init)
+    maxiter = max(1, (budget - prob.evaluations) // popsize - 1)
+
+    def stop(*_args, **_kw):
+        return time.monotonic() - start_time > max_seconds
+
+    if budget > prob.evaluations + popsize and not stop():
+        differential_evolution(prob.objective, list(zip(lo, hi)), init=init, seed=seed, maxiter=maxiter,
+                               polish=False, tol=0, atol=0, callback=stop, updating="immediate")
+    # local refinement from the best distinct points
+    prob.best.sort(key=lambda r: -r[0])
+    local_budget = max(20, budget // 3)
+    for v, x in list(prob.best[:3]):
+        if stop():
+            break
+        minimize(prob.objective, np.array(x), method="Nelder-Mead", bounds=list(zip(lo, hi)),
+                 options={"maxfev": local_budget // 3, "xatol": 1e-12, "fatol": 1e-14})
+    prob.best.sort(key=lambda r: -r[0])
+    picked, keys = [], set()
+    for v, x in prob.best:
+        key = tuple(round(u, 6) for u in x)
+        if key in keys:
+            continue
+        keys.add(key)
+        picked.append((v, x))
+        if len(picked) >= candidates:
+            break
+    exact_points = [_exact(prob, x) for _, x in picked]
+    rows = _confirm(st, bound, exact_points, digits, max_digits)
+    result.evaluations = prob.evaluations
+    if rows:
+        order = {"violated": 0, "tight": 1, "holds": 2}
+        worst = min(rows, key=lambda r: (order[r[4]], r[1] if not math.isnan(r[1]) else -math.inf))
+        point, slack, lhs, rhs, status, d = worst
+        result.status, result.slack = status, slack
+        result.point = {k: _decimal(sp.Rational(v)) for k, v in point.items()}
+        result.lhs, result.rhs, result.digits = lhs, rhs, d
+        for (v, x), row in zip(picked, rows):
+            if row is worst:
+                result.float_slack = -v
+        if result.float_slack == math.inf and picked:
+            result.float_slack = -picked[0][0]
+    result.seconds = round(time.monotonic() - start_time, 2)
+    if progress:
+        print(f"search {st.id} [{bound.name}]: {result.status}, slack {result.slack:.4g}, "
+              f"{result.evaluations} evaluations, {result.seconds:.1f} s", file=sys.stderr, flush=True)
+    return result
+
+
+def search_statement(statement, **kw) -> list[SearchResult]:
+    """:func:`search_bound` for every bound of ``statement`` (seeds ``seed``, ``seed + 1``, ...)."""
+    st = _record(statement)
+    seed = kw.pop("seed", 0)
+    return [search_bound(st, b, seed=seed + i, **kw) for i, b in enumerate(st.bounds)]
+
+
+def float_violation(statement, bound, point) -> float:
+    """The float64 path's ``ln lhs - ln rhs`` of ``bound`` at an exact ``point`` (for tests and reports)."""
+    st = _record(statement)
+    if isinstance(bound, str):
+        bound = next(b for b in st.bounds if b.name == bound)
+    prob = _Problem(st, bound, [point])
+    return prob.violation([float(sp.N(point[s], 17)) for s in prob.syms])
