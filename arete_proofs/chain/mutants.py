@@ -110,7 +110,24 @@ NAMED = ("16-drop-exp", "19-lower-half-eps", "14-lower-drop-c", "3-lower-half-ep
 
 
 def variants(names=None):
-    """The mutants (all, or those named) as :class:`~arete_proofs.chain.variants.Variant` objects."""
+    r"""The mutants (all, or those named) as :class:`~arete_proofs.chain.variants.Variant` objects.
+
+    Built through the path of a user's TOML file: each side is ``str()``-ed and parsed back
+    with :func:`arete_proofs.chain.variants.parse`, so a variant's bound is the mutant's
+    expression.  The four named in the issue (:data:`NAMED`) start from Lemma 16 (without
+    :math:`e^{(D_\Gamma+\Delta)/\theta}`), Lemma 19 (:math:`e^{-\varepsilon/2}`), Lemma 14 (without
+    :math:`c_{D_\Gamma}`) and Lemma 3 (:math:`e^{-\varepsilon/2}`):
+
+    >>> vs = variants(NAMED)
+    >>> [v.base for v in vs]
+    ['lemma-16', 'lemma-19', 'lemma-14', 'lemma-3']
+    >>> from arete_proofs.chain.variants import parse
+    >>> all(parse(m[k]) == getattr(v.statement.bounds[0], k)
+    ...     for m, v in zip([m for m in ALL if m["name"] in NAMED], vs) for k in ("lhs", "rhs") if k in m)
+    True
+    >>> len(variants()) == len(FALSE) + len(TRUE)
+    True
+    """
     from .variants import _variant
 
     chosen = ALL if names is None else [m for m in ALL if m["name"] in names]

@@ -76,7 +76,26 @@ _PENALTY = 1e3
 
 @dataclass
 class SearchResult:
-    """The worst point the search found for one bound, confirmed by the exact engine."""
+    r"""The worst point the search found for one bound, confirmed by the exact engine.
+
+    Fields: ``statement`` and ``bound`` (ids in :mod:`arete_proofs.chain.registry`),
+    ``status`` (the exact engine's verdict at ``point``: ``holds``, ``tight`` or
+    ``violated``), ``slack`` (the exact
+
+    .. math::
+
+        \text{slack} = \ln(\mathrm{rhs}/\mathrm{lhs}) = -v(x)
+
+    at the worst point, negative for a counterexample), ``float_slack`` (the float64
+    path's slack there), ``point`` (symbol name -> exact decimal), ``lhs``/``rhs``
+    (both sides, as printed by the engine at ``digits`` digits), ``evaluations``
+    (float64 evaluations), ``seconds`` and ``seed``.  ``refuted`` is
+    ``status == "violated"``, i.e. a confirmed ``slack < 0``.
+
+    >>> r = SearchResult("lemma-26", "privacy", status="violated", slack=-0.1)  # e^{0.9 eps} for Lemma 26's e^eps
+    >>> r.refuted, r.slack < 0, SearchResult("lemma-26", "privacy").refuted    # default: holds, slack = +inf
+    (True, True, False)
+    """
 
     statement: str
     bound: str
@@ -342,13 +361,30 @@ def _confirm(st, bound, points, digits, max_digits):
 def search_bound(statement, bound, *, seed=0, budget=1500, max_seconds=120.0, level="default",
                  starts=None, digits=DEFAULT_DIGITS, max_digits=MAX_DIGITS, candidates=6,
                  progress=True) -> SearchResult:
-    """Search the hypothesis region of ``statement`` (id or record) for a counterexample to ``bound``.
+    r"""Search the hypothesis region of ``statement`` (id or record) for a counterexample to ``bound``.
 
     ``budget`` is the number of float64 evaluations of the global stage (the
     local stage adds at most a third of it), ``max_seconds`` a wall-clock cap,
     ``starts`` exact points to start from (default: the statement's ``level``
     grid, which contains the regime points).  Returns a :class:`SearchResult`
     whose ``status`` is the exact engine's verdict at the worst point found.
+
+    The objective is the violation :math:`v(x) = \ln \mathrm{lhs}(x) - \ln \mathrm{rhs}(x)`
+    (module docstring); a refutation needs the exact engine to confirm :math:`v > 0`
+    at a point that meets the hypotheses.  Lemma 26 (the Laplace mechanism,
+    :math:`f_L(t)/f_L(t+a) \le e^{\varepsilon}`) holds with equality at :math:`|a| = \Delta`,
+    so the search finds slack near 0 but never below; its mutant with
+    :math:`e^{0.9\varepsilon}` (:mod:`arete_proofs.chain.mutants`) is refuted, at a point
+    where :math:`\ln(\mathrm{lhs}/\mathrm{rhs}) > 0`:
+
+    >>> r = search_bound("lemma-26", "privacy", budget=100, level="quick", progress=False)
+    >>> r.status != "violated", 0 <= r.slack < 0.05
+    (True, True)
+    >>> from arete_proofs.chain.mutants import variants
+    >>> bad = variants(["26-eps-0.9"])[0].statement
+    >>> r = search_bound(bad, bad.bounds[0], budget=100, level="quick", progress=False)
+    >>> r.refuted, -r.slack > 0, abs(r.slack - r.float_slack) < 1e-9   # exact and float64 paths agree
+    (True, True, True)
     """
     from scipy.optimize import differential_evolution, minimize
 
@@ -436,14 +472,43 @@ def search_bound(statement, bound, *, seed=0, budget=1500, max_seconds=120.0, le
 
 
 def search_statement(statement, **kw) -> list[SearchResult]:
-    """:func:`search_bound` for every bound of ``statement`` (seeds ``seed``, ``seed + 1``, ...)."""
+    r""":func:`search_bound` for every bound of ``statement`` (seeds ``seed``, ``seed + 1``, ...).
+
+    Note 2's two bounds, :math:`\Gamma(\alpha) \le 1/\alpha` and
+    :math:`(1 + 1/n)^\alpha \le 1 + \alpha/n` on :math:`(0, 1]`, both hold: the worst
+    points the search finds (near :math:`\alpha \to 0`, where both are tight) have
+    slack :math:`\ln(\mathrm{rhs}/\mathrm{lhs}) \ge 0`.
+
+    >>> from arete_proofs.chain.registry import REGISTRY
+    >>> rs = search_statement("note-2", budget=100, level="quick", progress=False)
+    >>> [r.bound for r in rs] == [b.name for b in REGISTRY["note-2"].bounds], [r.seed for r in rs]
+    (True, [0, 1])
+    >>> all(not r.refuted and r.slack >= 0 for r in rs)
+    True
+    """
     st = _record(statement)
     seed = kw.pop("seed", 0)
     return [search_bound(st, b, seed=seed + i, **kw) for i, b in enumerate(st.bounds)]
 
 
 def float_violation(statement, bound, point) -> float:
-    """The float64 path's ``ln lhs - ln rhs`` of ``bound`` at an exact ``point`` (for tests and reports)."""
+    r"""The float64 path's violation :math:`\ln \mathrm{lhs} - \ln \mathrm{rhs}` of ``bound`` at an exact ``point``.
+
+    For tests and reports: it is minus the slack.  Lemma 26 at :math:`\lambda = \Delta/\varepsilon`,
+    :math:`t = 0`, :math:`a = \Delta` is tight (:math:`f_L(0)/f_L(\Delta) = e^{\varepsilon}`), so the
+    violation is 0; the mutant with :math:`e^{0.9\varepsilon}` is violated by exactly
+    :math:`0.1\,\varepsilon`:
+
+    >>> import sympy as sp
+    >>> from arete_proofs.chain.mutants import variants
+    >>> from arete_proofs.chain.symbols import Delta, a, eps, t
+    >>> point = {eps: sp.Integer(2), Delta: sp.Integer(1), t: sp.Integer(0), a: sp.Integer(1)}
+    >>> abs(float_violation("lemma-26", "privacy", point)) < 1e-12
+    True
+    >>> bad = variants(["26-eps-0.9"])[0].statement
+    >>> abs(float_violation(bad, "privacy", point) - 0.1 * 2) < 1e-12
+    True
+    """
     st = _record(statement)
     if isinstance(bound, str):
         bound = next(b for b in st.bounds if b.name == bound)

@@ -60,11 +60,41 @@ _KEYS = {"name", "statement", "bound", "rhs", "lhs", "hypotheses"}
 
 
 class VariantError(ValueError):
-    """A malformed variant file (the message names the variant and the key)."""
+    r"""A malformed variant file (the message names the variant and the key).
+
+    A ``ValueError``, so ``arete verify --variant`` reports it as ``arete: error: ...`` (exit 2).
+    Lemma 19 has no bound ``middle``; the message lists the bounds it has (``upper``,
+    ``lower`` for :math:`e^{-\varepsilon} \le f_A(t)/f_A(t+\Delta)`, ``median``, ``eq-8``, ...):
+
+    >>> try:
+    ...     load_text('[[variant]]\nstatement = "lemma-19"\nbound = "middle"\nrhs = "1"\n')
+    ... except VariantError as exc:
+    ...     isinstance(exc, ValueError), "key 'bound'" in str(exc) and "lower" in str(exc)
+    (True, True)
+    """
 
 
 @dataclass
 class Variant:
+    r"""One variant: a registry statement with one bound changed, ready for :func:`check`.
+
+    Fields: ``name`` (from the file), ``base`` (the registry id it starts from),
+    ``bound`` (the name of the changed bound) and ``statement`` (a
+    :class:`~arete_proofs.chain.registry.Statement` with id ``variant:<name>``, the base's
+    hypotheses, substitutions and grids, and the one changed bound).  Here Lemma 19's lower
+    bound :math:`e^{-\varepsilon} \le f_A(t)/f_A(t+\Delta)` with the sharper constant
+    :math:`e^{-\varepsilon/2}`:
+
+    >>> text = '[[variant]]\nname = "sharper-19"\nstatement = "lemma-19"\nbound = "lower"\nlhs = "exp(-eps/2)"\n'
+    >>> v = load_text(text)[0]
+    >>> v.name, v.base, v.bound, v.statement.id
+    ('sharper-19', 'lemma-19', 'lower', 'variant:sharper-19')
+    >>> from arete_proofs.chain.registry import REGISTRY
+    >>> b, b0 = v.statement.bounds[0], REGISTRY["lemma-19"].bounds[1]
+    >>> str(b.lhs), b.rhs == b0.rhs, v.statement.hypotheses == REGISTRY["lemma-19"].hypotheses
+    ('exp(-eps/2)', True, True)
+    """
+
     name: str
     base: str
     bound: str
@@ -73,7 +103,24 @@ class Variant:
 
 @dataclass
 class VariantResult:
-    """The verdict on one variant: the grid's and the search's."""
+    r"""The verdict on one variant: the grid's and the search's.
+
+    ``verdict`` is ``"refuted"`` when the grid or the search finds a point, confirmed by the
+    exact engine, with negative
+
+    .. math::
+
+        \text{slack} = \ln(\mathrm{rhs}/\mathrm{lhs}),
+
+    else ``"holds"``.  ``slack``, ``point``, ``lhs``, ``rhs`` describe the worst point
+    found and ``found_by`` says by which (``"grid"`` or ``"search"``); ``grid_points``,
+    ``grid_violations``, ``grid_min_slack`` summarise the grid; ``search`` is the
+    :class:`~arete_proofs.chain.search.SearchResult` as a dict (empty without search).
+
+    >>> r = VariantResult("26-eps-0.9", "lemma-26", "privacy", "refuted", slack=-0.1, found_by="grid")
+    >>> r.verdict == "refuted" and r.slack < 0, r.search    # Lemma 26 with e^{0.9 eps}: no search run
+    (True, {})
+    """
 
     name: str
     statement: str
@@ -92,7 +139,21 @@ class VariantResult:
 
 
 def parse(text: str, where: str = "expression"):
-    """A sympy expression (or relational) over :data:`NAMES`; ``VariantError`` naming ``where``."""
+    r"""A sympy expression (or relational) over :data:`NAMES`; ``VariantError`` naming ``where``.
+
+    The inverse of ``str()`` on the registry's bounds: for Lemma 16's ratio bound
+    (:math:`f_A(t)/f_A(t+\Delta) \le \frac{e^{(D_\Gamma+\Delta)/\theta}}{c_{D_\Gamma}}(\dots)`)
+    and every side of Lemma 19, ``parse(str(expr)) == expr``.
+
+    >>> from arete_proofs.chain.registry import REGISTRY
+    >>> b = REGISTRY["lemma-16"].bounds[0]
+    >>> parse(str(b.lhs)) == b.lhs and parse(str(b.rhs)) == b.rhs
+    True
+    >>> all(parse(str(e)) == e for b in REGISTRY["lemma-19"].bounds for e in (b.lhs, b.rhs))
+    True
+    >>> parse("f_A(t, alpha, theta, lam) <= exp(eps)", "rhs").rhs == parse("exp(eps)")
+    True
+    """
     if not isinstance(text, str) or not text.strip():
         raise VariantError(f"{where}: expected a non-empty string, got {text!r}")
     from sympy.parsing.sympy_parser import parse_expr
@@ -167,7 +228,34 @@ def _variant(entry, index) -> Variant:
 
 
 def load_text(text: str) -> list[Variant]:
-    """The variants of a TOML text."""
+    r"""The variants of a TOML text (format: module docstring); ``VariantError`` if malformed.
+
+    Lemma 16's ratio bound with its factor :math:`e^{(D_\Gamma+\Delta)/\theta}` dropped (a
+    sharper, false, right-hand side) and Lemma 19's :math:`e^{-\varepsilon}` sharpened to
+    :math:`e^{-\varepsilon/2}`, in one file:
+
+    >>> from arete_proofs.chain.registry import REGISTRY
+    >>> rhs = str(REGISTRY["lemma-16"].bounds[0].rhs).replace("exp((D_Gamma + Delta)/theta)", "1")
+    >>> vs = load_text(f'''
+    ... [[variant]]
+    ... name = "16-no-exp"
+    ... statement = "lemma-16"
+    ... bound = "ratio"
+    ... rhs = "{rhs}"
+    ...
+    ... [[variant]]
+    ... name = "19-half"
+    ... statement = "lemma-19"
+    ... bound = "lower"
+    ... lhs = "exp(-eps/2)"
+    ... ''')
+    >>> [(v.name, v.base, v.bound) for v in vs]
+    [('16-no-exp', 'lemma-16', 'ratio'), ('19-half', 'lemma-19', 'lower')]
+    >>> import sympy as sp
+    >>> old = REGISTRY["lemma-16"].bounds[0].rhs
+    >>> sp.simplify(old / vs[0].statement.bounds[0].rhs)    # the dropped factor
+    exp((D_Gamma + Delta)/theta)
+    """
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -187,7 +275,19 @@ def load_text(text: str) -> list[Variant]:
 
 
 def load(path) -> list[Variant]:
-    """The variants of a TOML file."""
+    r"""The variants of a TOML file: :func:`load_text` of its text (``VariantError`` if unreadable).
+
+    Lemma 19's lower bound with :math:`e^{-\varepsilon/2}` for :math:`e^{-\varepsilon}`,
+    written to a file and read back, gives the same variant as the text:
+
+    >>> import os, tempfile
+    >>> text = '[[variant]]\nname = "half"\nstatement = "lemma-19"\nbound = "lower"\nlhs = "exp(-eps/2)"\n'
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as fh:
+    ...     _ = fh.write(text)
+    >>> load(fh.name) == load_text(text)
+    True
+    >>> os.remove(fh.name)
+    """
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
@@ -198,7 +298,23 @@ def load(path) -> list[Variant]:
 
 def check(variant: Variant, *, level="default", search=True, seed=0, budget=1500, max_seconds=45.0,
           workers=1, progress=False) -> VariantResult:
-    """Check ``variant`` on the grid ``level`` and (``search``) by the counterexample search."""
+    r"""Check ``variant`` on the grid ``level`` and (``search``) by the counterexample search.
+
+    The result's ``slack`` is the smallest exact :math:`\ln(\mathrm{rhs}/\mathrm{lhs})` found.
+    Lemma 26 (:math:`f_L(t)/f_L(t+a) \le e^{\varepsilon}`, tight at :math:`a = \Delta`): with
+    :math:`e^{0.9\varepsilon}` it is refuted, slack :math:`-0.1\,\varepsilon`; weakened to
+    :math:`1.5\,e^{\varepsilon}` it holds with slack :math:`\ln 1.5` on the grid (where it is tight):
+
+    >>> import math
+    >>> from arete_proofs.chain.mutants import variants
+    >>> bad, weak = variants(["26-eps-0.9", "26-privacy-weaker-1.5"])
+    >>> r = check(bad, level="quick", budget=100)
+    >>> r.verdict, r.slack < 0, r.search["status"]
+    ('refuted', True, 'violated')
+    >>> r = check(weak, level="quick", budget=100)
+    >>> r.verdict, abs(r.grid_min_slack - math.log(1.5)) < 1e-9, r.slack >= 0
+    ('holds', True, True)
+    """
     from . import verify as V
     from .search import _decimal, search_bound
 
