@@ -105,10 +105,19 @@ def test_check_rejects_a_broken_tiling(small_cert):
     a, _ = small_cert
     bad = copy.deepcopy(a)
     bad["box"]["eps"][1] = "10"            # the box is larger than the cells cover
-    assert M.check_certificate(bad, progress=False).tiling != "ok"
+    assert M._tiling(bad) != "ok"
     bad = copy.deepcopy(a)
     bad["cells"].append(copy.deepcopy(bad["cells"][0]))   # a duplicate cell
-    assert M.check_certificate(bad, progress=False).tiling != "ok"
+    assert M._tiling(bad) != "ok"
+    # a 2-D tiling: four quarters are fine, overlapping or missing quarters are not
+    q = [{"eps": [e0, e1], "sensitivity": [d0, d1]} for e0, e1 in (("0", "1"), ("1", "2"))
+         for d0, d1 in (("1", "2"), ("2", "3"))]
+    doc = {"box": {"eps": ["0", "2"], "sensitivity": ["1", "3"]}, "cells": q}
+    assert M._tiling(doc) == "ok"
+    assert M._tiling(dict(doc, cells=q[:3])) != "ok"
+    overlapping = [{"eps": ["0", "2"], "sensitivity": ["1", "2"]}, {"eps": ["0", "1"], "sensitivity": ["3/2", "5/2"]},
+                   {"eps": ["1", "2"], "sensitivity": ["2", "3"]}]   # same total area 4, one overlap, one gap
+    assert "overlap" in M._tiling(dict(doc, cells=overlapping))
 
 
 def test_split_halves_the_longer_side():
@@ -117,6 +126,11 @@ def test_split_halves_the_longer_side():
     kids = M._split(Fraction(0), Fraction(1, 10), Fraction(1), Fraction(100), Fraction(1, 10))
     assert len(kids) == 2 and 9.99 < float(kids[0][3]) < 10.01
     assert M._split(Fraction(0), Fraction(1, 10), Fraction(1), Fraction(1), Fraction(1, 10)) is None
+    # the hint wins when that side may still be halved
+    kids = M._split(Fraction(0), Fraction(4), Fraction(1), Fraction(2), Fraction(1, 10), "sensitivity")
+    assert kids[0][:2] == (0, 4) and kids[0][3] < 2
+    kids = M._split(Fraction(0), Fraction(4), Fraction(1), Fraction(1), Fraction(1, 10), "sensitivity")
+    assert kids == [(0, 2, 1, 1), (2, 4, 1, 1)]
 
 
 def test_cli_exit_codes(tmp_path, capsys):

@@ -332,8 +332,25 @@ def decide_cell(e0, e1, d0, d1, *, max_seconds=60):
         w = find_witness(*hi, e1q)
         if w is not None:
             out.update(status="not private", witness=w)
+    if out["status"] == "open":
+        out["split_hint"] = _split_hint(e0q, e1q, d0q, d1q, est_lo, est_hi)
     out["seconds"] = round(time.perf_counter() - t0, 3)
     return out
+
+
+def _split_hint(e0, e1, d0, d1, est_lo, est_hi):
+    """Which side to halve (a float heuristic, not part of any proof): the one along which the
+    margin E - eps varies more across the cell, from E at the two other corners."""
+    def E(e, d):
+        e = float(e)
+        return _estimate((math.exp(-e / 4), 4 / e, math.exp(-e / 4) / float(d)))
+
+    e10, e01 = E(e1, d0), E(e0, d1)       # est_lo = E(e1, d1), est_hi = E(e0, d0)
+    along_eps = max(abs(e10 - est_hi), abs(est_lo - e01)) + float(e1 - e0)
+    along_delta = max(abs(e01 - est_hi), abs(est_lo - e10))
+    if not (math.isfinite(along_eps) and math.isfinite(along_delta)):
+        return None
+    return "eps" if along_eps >= along_delta else "sensitivity"
 
 
 def check_cell(cell):

@@ -80,12 +80,18 @@ def _box(eps, sensitivity, min_width):
     return e0, e1, d0, d1, W
 
 
-def _split(e0, e1, d0, d1, W):
-    """Children of a cell (halves along its longer side, in eps or ln Delta), or None below min_width."""
+def _split(e0, e1, d0, d1, W, hint=None):
+    """Children of a cell (halves in eps or in ln Delta: the side ``hint`` names if it is wider than
+    ``W``, else the longer side), or None when both sides are at most ``W``."""
     wl = math.log(float(d1) / float(d0)) if d1 > d0 else 0.0
-    if e1 - e0 <= W and wl <= float(W):
+    can_e, can_d = e1 - e0 > W, wl > float(W)
+    if not (can_e or can_d):
         return None
-    if float(e1 - e0) >= wl:
+    if (hint == "eps" and can_e) or (hint == "sensitivity" and can_d):
+        axis = hint
+    else:
+        axis = "eps" if can_e and (not can_d or float(e1 - e0) >= wl) else "sensitivity"
+    if axis == "eps":
         m = (e0 + e1) / 2
         return [(e0, m, d0, d1), (m, e1, d0, d1)]
     m = Fraction(math.sqrt(float(d0)) * math.sqrt(float(d1)))
@@ -194,7 +200,7 @@ def certify_region(eps, sensitivity, *, min_width="0.1", workers=1, dask=None, p
         c0, c1 = (Fraction(x) for x in cell["eps"])
         s0, s1 = (Fraction(x) for x in cell["sensitivity"])
         if cell["status"] == "open":
-            kids = _split(c0, c1, s0, s1, W)
+            kids = _split(c0, c1, s0, s1, W, cell.pop("split_hint", None))
             if kids:
                 return [tuple(str(x) for x in k) for k in kids]
             cell["status"] = "undecided"
