@@ -39,7 +39,7 @@ __all__ = ["FORMAT", "certify_region", "check_certificate", "CheckReport", "code
 
 FORMAT = "arete-region-certificate/1"
 STATUSES = ("private", "not private", "undecided")
-_CODE = ("region.py", "region_map.py", "epsilon.py", "density.py", "balls.py")
+_CODE = ("region.py", "epsilon.py", "density.py", "balls.py")  # the code that proves cells
 ARGUMENT = (
     "Scaling law: the tight epsilon at (eps, Delta) is eps*(e^(-eps/4), 4/eps, e^(-eps/4)/Delta) at "
     "sensitivity 1. Monotonicity: eps* is non-increasing in alpha, theta and lam (the larger parameter "
@@ -51,7 +51,7 @@ ARGUMENT = (
 
 
 def code_hash():
-    """SHA-256 of the source files the proofs run (region, region_map, epsilon, density, balls).
+    """SHA-256 of the source files that prove the cells (region, epsilon, density, balls).
 
     >>> len(code_hash()) == 64
     True
@@ -100,11 +100,16 @@ def _split(e0, e1, d0, d1, W, hint=None):
     return [(e0, e1, d0, m), (e0, e1, m, d1)]
 
 
+def _measure(eps, sensitivity):
+    """Area in the (eps, ln Delta) plane (float; summaries only); a side of zero width counts as 1,
+    so a box at one Delta is measured by its eps length."""
+    e0, e1 = (float(Fraction(x)) for x in eps)
+    d0, d1 = (float(Fraction(x)) for x in sensitivity)
+    return ((e1 - e0) if e1 > e0 else 1.0) * (math.log(d1 / d0) if d1 > d0 else 1.0)
+
+
 def _area(c):
-    """Area of a cell in the (eps, ln Delta) plane (float; for the summary only)."""
-    e0, e1 = (float(Fraction(x)) for x in c["eps"])
-    d0, d1 = (float(Fraction(x)) for x in c["sensitivity"])
-    return (e1 - e0) * (math.log(d1 / d0) if d1 > d0 else 0.0)
+    return _measure(c["eps"], c["sensitivity"])
 
 
 def summarise(cells, box_area):
@@ -114,10 +119,8 @@ def summarise(cells, box_area):
     for c in cells:
         areas[c["status"]] += _area(c)
         counts[c["status"]] += 1
-    tot = box_area if box_area > 0 else 1.0
     return {"cells": len(cells), "counts": counts, "area": areas,
-            "fraction": {s: round(a / tot, 6) if box_area > 0 else float(counts[s] == len(cells))
-                         for s, a in areas.items()}}
+            "fraction": {s: round(a / box_area, 6) for s, a in areas.items()}}
 
 
 class _Progress:
@@ -134,7 +137,7 @@ class _Progress:
         if not self.enabled:
             return
         now = time.monotonic()
-        frac = self.decided / self.box_area if self.box_area > 0 else 0.0
+        frac = self.decided / self.box_area
         msg = f"{self.what}: {self.done} cells, {100 * frac:.2f}% of the area decided, {now - self.start:.0f} s"
         if self.tty:
             print("\r" + msg.ljust(90), end="", file=sys.stderr, flush=True)
@@ -192,7 +195,7 @@ def certify_region(eps, sensitivity, *, min_width="0.1", workers=1, dask=None, p
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     t0 = time.perf_counter()
-    box_area = float(e1 - e0) * math.log(float(d1) / float(d0)) if d1 > d0 else 0.0
+    box_area = _measure((e0, e1), (d0, d1))
     prog = _Progress(progress, box_area, "certify-region")
     done = []
 
@@ -285,9 +288,7 @@ def check_certificate(doc, *, workers=1, dask=None, progress=True):
         raise ValueError(f"not a region certificate (format {doc.get('format')!r}, expected {FORMAT!r})")
     cells = doc["cells"]
     tiling = _tiling(doc)
-    e0, e1 = (float(Fraction(x)) for x in doc["box"]["eps"])
-    d0, d1 = (float(Fraction(x)) for x in doc["box"]["sensitivity"])
-    box_area = (e1 - e0) * math.log(d1 / d0) if d1 > d0 else 0.0
+    box_area = _measure(doc["box"]["eps"], doc["box"]["sensitivity"])
     prog = _Progress(progress, box_area, "check")
     results = [None] * len(cells)
     if dask or workers > 1:

@@ -21,7 +21,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
-__all__ = ["DATA", "load", "intervals", "table", "plot_region_map", "TABLE_DELTAS"]
+__all__ = ["DATA", "load", "load_table", "intervals", "table", "plot_region_map", "TABLE_DELTAS"]
 
 #: where the shipped certificates live (``docs/data`` of the source tree)
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data"
@@ -34,6 +34,14 @@ def load(path=None):
     """A certificate as a dict (default: the shipped map ``docs/data/region-map.json``)."""
     with open(path or DATA / "region-map.json", encoding="utf-8") as fh:
         return json.load(fh)
+
+
+def load_table(deltas=TABLE_DELTAS, data=None):
+    """The cells of the shipped one-Delta certificates ``region-delta-<D>.json``, as one dict."""
+    cells = []
+    for D in deltas:
+        cells += load(Path(data or DATA) / f"region-delta-{D:g}.json")["cells"]
+    return {"cells": cells}
 
 
 def intervals(doc, Delta):
