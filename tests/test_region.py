@@ -193,3 +193,17 @@ def test_docs_table_matches_the_shipped_certificates():
         _shipped(f"region-delta-{D:g}.json")
     text = (Path(__file__).resolve().parents[1] / "docs" / "certified.md").read_text()
     assert W.table(W.load_table()) in text
+
+
+def test_a_broken_prover_is_caught_by_the_check(monkeypatch):
+    # a deliberately wrong cell bound (every cell of [0, T] and the tail "bounded" by 0) makes the
+    # prover claim a truly not-private cell private (E(8, 100) = 8.36 > 8.25); the honest check refutes it
+    from flint import arb
+
+    with monkeypatch.context() as m:
+        m.setattr(R, "_cell_upper", lambda *a, **k: arb(0))
+        m.setattr(R, "tail_bound", lambda *a, **k: arb(0))
+        m.setattr(R, "_estimate", lambda p: 0.0)          # and the float guide fooled into trying
+        bad = R.decide_cell("8", "33/4", "100", "100")
+    assert bad["status"] == "private"
+    assert not R.check_cell(bad)
