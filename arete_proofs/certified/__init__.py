@@ -6,6 +6,9 @@
   (:func:`~arete_proofs.certified.density.pdf`, :func:`~arete_proofs.certified.density.logpdf`)
 * :mod:`~arete_proofs.certified.epsilon` -- a proved upper bound on the tight epsilon
   (:func:`~arete_proofs.certified.epsilon.certify_epsilon`, ``arete certify``)
+* ``arete_proofs.certified.region`` and ``arete_proofs.certified.region_map`` -- where
+  Lemma 3's parameters are eps-DP, cell by cell, with a re-checkable certificate
+  (``certify_region``, ``arete certify-region``)
 * :mod:`~arete_proofs.certified.statements` -- certificates of the paper's statements
   (``arete verify --certified``)
 
@@ -15,14 +18,17 @@ python-flint (extra ``certified``) is imported inside the functions, so this
 package imports without it.
 """
 
-from . import balls, density, epsilon, statements
+from . import balls, density, epsilon, region, region_map, statements
 from .balls import Certificate, certify_box, pdf_at_zero_ball
 from .density import CertifiedDensity, gg_pdf_ball, logpdf, logpdf_ball, pdf, pdf_ball
 from .epsilon import EpsilonCertificate, certify_epsilon, tail_bound
+from .region import check_cell, decide_cell
+from .region_map import certify_region, check_certificate
 
 __all__ = [
-    "balls", "density", "epsilon", "statements",
+    "balls", "density", "epsilon", "region", "region_map", "statements",
     "Certificate", "certify_box", "pdf_at_zero_ball",
     "CertifiedDensity", "pdf", "logpdf", "pdf_ball", "logpdf_ball", "gg_pdf_ball",
     "EpsilonCertificate", "certify_epsilon", "tail_bound",
+    "decide_cell", "check_cell", "certify_region", "check_certificate",
 ]

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 from .._validation import PrecisionError
 from .._version import __version__
-from . import account, certify, density, epsilon, optimize, simulate, verify
+from . import account, certify, density, epsilon, optimize, region, simulate, verify
 from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser
 
 #: The subcommand modules, in the order ``arete --help`` lists their commands.
-SUBCOMMAND_MODULES = (density, verify, epsilon, certify, optimize, simulate, account)
+SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, optimize, simulate, account)
 
 
 def _ordered_commands() -> list[_Command]:
