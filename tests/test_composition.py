@@ -189,3 +189,17 @@ def test_bad_input_helpers():
         comp.gaussian_delta(1, 1, -1)
     with pytest.raises(ValueError, match="k"):
         comp.gaussian_epsilon(1, 1, 1e-6, 0)
+
+
+def test_docs_table_matches_library(c6):
+    # the MyST copy of the table in docs/privacy.md, rows of the eps = 6 target, against compare()
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "privacy.md").read_text()
+    lines = text[text.index("## Composition at equal error"):].splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("| 6 |"))
+    names = ("arete", "laplace", "gaussian", "staircase")
+    for name, ln in zip(names, lines[start:start + 4]):
+        cells = [c.strip() for c in ln.strip("|").split("|")]
+        for doc, lib in zip(cells[3:], c6.row(name).epsilon):
+            assert float(doc) == pytest.approx(lib, rel=1e-3), (name, doc, lib)
