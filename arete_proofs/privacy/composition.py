@@ -134,7 +134,12 @@ def _k_values(k_values):
 
 @dataclass(frozen=True)
 class StaircaseCalibration:
-    r"""The Staircase (Lemma 27) with :math:`E|X|` = ``mean_abs``: pure :math:`\varepsilon_0`-DP, :math:`\gamma = 1/(1+e^{\varepsilon_0/2})`."""
+    r"""The Staircase (Lemma 27) with :math:`E|X|` = ``mean_abs``: pure :math:`\varepsilon_0`-DP, :math:`\gamma = 1/(1+e^{\varepsilon_0/2})`.
+
+    >>> c = staircase_for_mean_abs(0.5)
+    >>> abs(c.gamma - 1 / (1 + math.exp(c.eps0 / 2))) < 1e-15 and c.eps0 < 1 / 0.5   # beats Laplace(0.5)
+    True
+    """
 
     eps0: float
     gamma: float
@@ -313,6 +318,10 @@ class MechanismRow:
 
     ``epsilon[i]`` is the PLD's (pessimistic) value after ``k[i]`` releases; the exact value is
     in ``[epsilon[i] - k[i] * h, epsilon[i]]`` (module docstring).
+
+    >>> r = MechanismRow("laplace", (("b", 0.5),), 0.5, (1, 10), (2.0, 20.0), 1e-3)
+    >>> r.slack() == (1e-3, 1e-2)        # the bracket widens by h per release
+    True
     """
 
     mechanism: str
@@ -329,7 +338,13 @@ class MechanismRow:
 
 @dataclass(frozen=True)
 class Comparison:
-    r"""The four mechanisms at one error ``mean_abs`` (:func:`compare`)."""
+    r"""The four mechanisms at one error :math:`E|X|` = ``mean_abs`` (:func:`compare`), grid ``h``, at ``delta``.
+
+    >>> c = Comparison(("1", "1", "1"), 1.0, 0.5, 1e-6, 1e-3,
+    ...                (MechanismRow("laplace", (("b", 0.5),), 0.5, (1,), (2.0,), 1e-3),))
+    >>> c.row("laplace").epsilon[0] == c.as_dict()["rows"][0]["epsilon"][0]
+    True
+    """
 
     arete: tuple
     sensitivity: float
