@@ -65,20 +65,15 @@ def estimate_epsilon(alpha, theta, lam, sigma, Delta=1.0):
     grid = np.unique(np.concatenate([[0.0], sc * np.geomspace(1e-4, 30, 120), np.linspace(0, 3 * th + 2 * D, 120)]))
     v = L(grid)
     i = int(np.argmax(v))
+    best = float(v[i])
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    g = (math.sqrt(5) - 1) / 2
-    c, d = hi - g * (hi - lo), lo + g * (hi - lo)
-    fc, fd = L([c])[0], L([d])[0]
-    for _ in range(40):
-        if fc > fd:
-            hi, d, fd = d, c, fc
-            c = hi - g * (hi - lo)
-            fc = L([c])[0]
-        else:
-            lo, c, fc = c, d, fd
-            d = lo + g * (hi - lo)
-            fd = L([d])[0]
-    return float(max(v[i], fc, fd, D / max(th, la)))
+    for _ in range(4):  # zoom: 41-point grids around the best point
+        z = np.linspace(lo, hi, 41)
+        w = L(z)
+        j = int(np.argmax(w))
+        best = max(best, float(w[j]))
+        lo, hi = z[max(j - 1, 0)], z[min(j + 1, 40)]
+    return max(best, D / max(th, la))
 
 
 def mean_abs_float(alpha, theta, lam, sigma):
@@ -117,17 +112,16 @@ def _solve_sigma(target, a, th, la, guess=None):
     def h(u):
         return estimate_epsilon(a, th, la, math.exp(u)) - target
     u0 = math.log(guess) if guess else math.log(1 / target)
-    lo, hi = u0 - 0.5, u0 + 0.5
-    for _ in range(40):
+    lo, hi = u0 - 0.05, u0 + 0.05  # eps decreases in sigma: h(lo) > 0 >= h(hi)
+    for _ in range(60):
         if h(lo) > 0:
-            lo, hi = lo - 1, lo
-        else:
             break
-    for _ in range(40):
-        if h(hi) > 0:
+        lo -= 0.5
+    for _ in range(60):
+        if h(hi) <= 0:
             break
-        lo, hi = hi, hi + 1
-    return math.exp(sopt.brentq(h, lo, hi, xtol=1e-12))
+        hi += 0.5
+    return math.exp(sopt.brentq(h, lo, hi, xtol=1e-10))
 
 
 @dataclass(frozen=True)
@@ -151,7 +145,7 @@ class GaussOptimum:
     evaluations: int = 0
 
 
-def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-4):
+def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-3):
     r"""Float64 search: ``(alpha, theta, lam, sigma, value, evaluations)`` at :math:`\Delta = 1`.
 
     ``family`` ``"gauss"`` (:math:`\lambda = 0`) or ``"both"``; the constraint is the float64
@@ -181,7 +175,7 @@ def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-4)
 
     x0 = [math.log(a0), math.log(th0)] + ([math.log(0.1 / eps)] if family == "both" else [])
     res = sopt.minimize(F, x0, method="Nelder-Mead",
-                        options=dict(xatol=xatol, fatol=1e-7, initial_simplex=None, maxfev=400))
+                        options=dict(xatol=xatol, fatol=1e-7, initial_simplex=None, maxfev=120))
     x = res.x
     a, th = math.exp(x[0]), math.exp(x[1])
     la = math.exp(x[2]) if family == "both" else 0.0

@@ -55,16 +55,16 @@ What is **proved** (:math:`0<\alpha<1`, :math:`\sigma > 0`, :math:`\lambda < \th
    :math:`L \le` chord :math:`+\tfrac M2 (t-a)(b-t)`.  The cell's bound is the smaller.
 5. *Tail.*  :math:`g` is log-convex on :math:`(0,\infty)` (completely monotone), so
    :math:`R(y) = g(y)/g(y+\Delta)` is nonincreasing.  Splitting :math:`f(t) = \int g(t-x)v(x)dx`
-   at :math:`x = t - y_0` (:math:`y_0 = T/2 \le t`):
+   at :math:`x = t - y_0` (:math:`y_0 = \eta T \le t`, :math:`\eta = (1-\lambda/\theta)/2`):
    :math:`f(t) \le R(y_0)\,f(t+\Delta) + v(t-y_0)`, with
    :math:`v(x) \le \varphi_\sigma(x)` (:math:`\lambda = 0`) or
    :math:`v(x) \le c\,e^{-cx + c^2\sigma^2/2}` (:math:`c = 1/\lambda`,
    :math:`e^{-c|y|} \le e^{-cx}e^{c|x-y|}`), and
    :math:`f(s) \ge P(V \in [0, w])\,g(s + w) \ge P(V\in[0,w])\,P(X \le \theta)\,f_\Gamma(s+w+\theta)`
    (:math:`w = \lambda + \sigma`, :math:`P(V \in [0,w]) \ge P(Y\in[0,\lambda])P(N\in[0,\sigma])`; Lemma 14's
-   lower bound of :math:`g`).  So :math:`L(t) \le \ln(R(T/2) + B(t))` with an explicit
+   lower bound of :math:`g`).  So :math:`L(t) \le \ln(R(\eta T) + B(t))` with an explicit
    :math:`B`, and :math:`B` is nonincreasing on :math:`[T,\infty)` once its log-derivative at
-   :math:`T` is :math:`\le 0` (checked); then :math:`\sup_{t\ge T} L \le \ln(R(T/2) + B(T))`.
+   :math:`T` is :math:`\le 0` (checked); then :math:`\sup_{t\ge T} L \le \ln(R(\eta T) + B(T))`.
 6. *Closed case* :math:`\lambda \ge \theta`: :math:`|v'| \le v/\lambda` gives
    :math:`|\ell'| \le 1/\lambda` and :math:`L \le \Delta/\lambda`, and
    :math:`e^{t/\lambda}f(t) \to E[e^{(G+N)/\lambda}]/(2\lambda)` (monotone convergence;
@@ -244,7 +244,7 @@ def tail_bound(P, T):
     a, th, lam, sg, d = P.alpha, P.theta, P.lam, P.sigma, P.shift
     with mp.workdps(30):
         T = mp.mpf(T)
-        y0 = T / 2
+        y0 = T * ((1 - lam / th) / 2 if lam else mp.mpf(1) / 2)
         w = lam + sg
         C = d + w + th
         pN = mp.ncdf(1) - mp.mpf(1) / 2
@@ -389,14 +389,14 @@ def _search(P):
         def certify(pts, dds):
             vals = P.ell(pts + shifted(pts), dds + dds)
             n = len(pts)
-            l, m = vals[:n], vals[n:]
+            lv, m = vals[:n], vals[n:]
             errs = [max(P.err(t), P.err(t + P.shift)) for t in pts]
-            Ls = [l[k] - m[k] - 2 * errs[k] for k in range(n)]
+            Ls = [lv[k] - m[k] - 2 * errs[k] for k in range(n)]
             Us = []
             for k in range(n - 1):
                 e = max(errs[k], errs[k + 1])
                 Mk = P.M(pts[k], pts[k + 1], m[k + 1] - e, True)
-                Us.append(cell_bound(pts[k], pts[k + 1], l[k], l[k + 1], m[k], m[k + 1], e, Mk))
+                Us.append(cell_bound(pts[k], pts[k + 1], lv[k], lv[k + 1], m[k], m[k + 1], e, Mk))
             return Us, Ls
 
         fLs = P.fL(np.asarray(pts_f, dtype=float)) + (float(L0) - float(P.fL(np.array([float(t0)]))[0]))
@@ -526,12 +526,12 @@ def check_cover(points, alpha, theta, lam, sigma, Delta=1, *, digits=10):
         pts = sorted({real(x, "points") for x in points})
     upper = mp.inf if pts[0] > 0 else mp.ninf
     with mp.workdps(digits + 40):
-        l = P.ell(pts, [digits] * len(pts))
+        lv = P.ell(pts, [digits] * len(pts))
         m = P.ell([t + P.shift for t in pts], [digits] * len(pts))
         e = mp.mpf(10) ** -digits * mp.mpf("1.001")
-        lower = max(a - b for a, b in zip(l, m)) - 2 * e
+        lower = max(a - b for a, b in zip(lv, m)) - 2 * e
         for k in range(len(pts) - 1):
             Mk = P.M(pts[k], pts[k + 1], m[k + 1] - e, True)
-            upper = max(upper, cell_bound(pts[k], pts[k + 1], l[k], l[k + 1], m[k], m[k + 1], e, Mk))
+            upper = max(upper, cell_bound(pts[k], pts[k + 1], lv[k], lv[k + 1], m[k], m[k + 1], e, Mk))
         upper = max(upper, tail_bound(P, pts[-1]))
     return lower, upper
