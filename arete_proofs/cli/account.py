@@ -67,7 +67,7 @@ def account_command(args: argparse.Namespace) -> int:
         doc.update(method="exact", digits=args.digits)
         lines = [f"delta {doc['delta']}" if args.epsilon is not None else f"epsilon {doc['epsilon']}"]
     else:
-        from ..privacy import pld
+        from ..privacy import composition, pld
 
         h = args.discretization
         if not h > 0:
@@ -85,7 +85,8 @@ def account_command(args: argparse.Namespace) -> int:
             lines = [f"delta <= {doc['delta']}  (upper bound: pessimistic PLD, discretization {h:g}, "
                      f"{args.compose}-fold composition)"]
         else:
-            value = composed.get_epsilon_for_delta(d)
+            # not composed.get_epsilon_for_delta: it underflows above eps ~ 745 (see pld_epsilon)
+            value = composition.pld_epsilon(composed, d)
             doc.update(epsilon=format_bound(value, 6, upward=True), delta=args.delta)
             lines = [f"epsilon <= {doc['epsilon']}  (upper bound: pessimistic PLD, discretization {h:g}, "
                      f"{args.compose}-fold composition)"]
