@@ -199,6 +199,31 @@ RHS_9 = 48 * Delta * sp.exp(Delta / theta) * sp.exp(2 * alpha) / (alpha * lam)
 
 LN2 = sp.log(2)
 
+# Lemma 27: the Staircase mechanism's errors at the optimal gamma, in the closed forms of
+# arete_proofs.distributions.staircase (mean_abs, var, gamma_mean_abs, gamma_var), written out
+# over eps and Delta: r = e^{-eps}, q = 1 - r, c = r + q gamma.
+_R_SC = sp.exp(-eps)
+_Q_SC = 1 - sp.exp(-eps)
+#: The gamma minimising E|X|: 1/(1 + e^{eps/2}).
+GAMMA_MEAN_SC = 1 / (1 + sp.exp(eps / 2))
+_C1_SC = _R_SC + _Q_SC * GAMMA_MEAN_SC
+#: E|X| = Delta ((r + q gamma^2)/(2c) + r/q) at gamma = GAMMA_MEAN_SC.
+MEAN_ABS_SC = Delta * ((_R_SC + _Q_SC * GAMMA_MEAN_SC**2) / (2 * _C1_SC) + _R_SC / _Q_SC)
+_CS_SC = (_R_SC * (1 + _R_SC) / 2) ** sp.Rational(1, 3)
+#: The gamma minimising Var X: r (1 + 2r) / (2 (c_*^2 + c_* r + r^2)), c_* = (r(1 + r)/2)^{1/3}.
+GAMMA_VAR_SC = _R_SC * (1 + 2 * _R_SC) / (2 * (_CS_SC**2 + _CS_SC * _R_SC + _R_SC**2))
+_C2_SC = _R_SC + _Q_SC * GAMMA_VAR_SC
+#: Var X = Delta^2 (r(1+r)/q^2 + (r/q)(r + q gamma^2)/c + (r + q gamma^3)/(3c)) at gamma = GAMMA_VAR_SC.
+VAR_SC = Delta**2 * (_R_SC * (1 + _R_SC) / _Q_SC**2
+                     + _R_SC / _Q_SC * (_R_SC + _Q_SC * GAMMA_VAR_SC**2) / _C2_SC
+                     + (_R_SC + _Q_SC * GAMMA_VAR_SC**3) / (3 * _C2_SC))
+#: Lemma 27's explicit constants (derivation in the record's notes): for every eps > 0,
+#: Delta e^{-eps/2} <= E|X| and 2^{-2/3} Delta^2 e^{-2eps/3} <= Var X; for eps >= EPS_SC,
+#: E|X| <= (8/5) Delta e^{-eps/2} and Var X <= (15/4) Delta^2 e^{-2eps/3}.
+EPS_SC = sp.Integer(1)
+MEAN_SC_LOWER, MEAN_SC_UPPER = sp.Integer(1), sp.Rational(8, 5)
+VAR_SC_LOWER, VAR_SC_UPPER = 2 ** sp.Rational(-2, 3), sp.Rational(15, 4)
+
 _STATEMENTS = [
     Statement(
         id="lemma-2", number="Lemma 2", section="1",
@@ -408,11 +433,33 @@ _STATEMENTS = [
         id="lemma-27", number="Lemma 27", section="B.2",
         title="The Staircase mechanism",
         statement="The Staircase density with gamma in [0, 1] is eps-DP: f_SC(t)/f_SC(t + a) <= e^eps "
-                  "for |a| <= Delta; a(gamma) normalises it.",
+                  "for |a| <= Delta; a(gamma) normalises it.  At the optimal gamma, E|X| = Theta(Delta e^{-eps/2}) "
+                  "and Var X = Theta(Delta^2 e^{-2eps/3}): here with the constants 1 and 8/5, 2^{-2/3} and 15/4 "
+                  "(the lower bounds for every eps > 0, the upper ones for eps >= 1).",
         hypotheses=(eps > 0, Delta > 0, gamma_sc >= 0, gamma_sc <= 1, sp.Abs(a) <= Delta),
-        bounds=(Bound("privacy", f_SC(t, gamma_sc, Delta, eps) / f_SC(t + a, gamma_sc, Delta, eps),
-                      sp.exp(eps), text="f_SC(t)/f_SC(t + a) <= e^eps"),),
+        bounds=(
+            Bound("privacy", f_SC(t, gamma_sc, Delta, eps) / f_SC(t + a, gamma_sc, Delta, eps),
+                  sp.exp(eps), text="f_SC(t)/f_SC(t + a) <= e^eps"),
+            Bound("mean-abs-lower", MEAN_SC_LOWER * Delta * sp.exp(-eps / 2), MEAN_ABS_SC,
+                  text="Delta e^{-eps/2} <= E|X| at gamma = 1/(1 + e^{eps/2}) (every eps > 0; "
+                       "attained as eps -> oo)"),
+            Bound("mean-abs-upper", MEAN_ABS_SC, MEAN_SC_UPPER * Delta * sp.exp(-eps / 2), where=(eps >= EPS_SC,),
+                  text="E|X| <= (8/5) Delta e^{-eps/2} at gamma = 1/(1 + e^{eps/2}) for eps >= 1"),
+            Bound("var-lower", VAR_SC_LOWER * Delta**2 * sp.exp(-2 * eps / 3), VAR_SC,
+                  text="2^{-2/3} Delta^2 e^{-2eps/3} <= Var X at the variance-optimal gamma (every eps > 0; "
+                       "attained as eps -> oo)"),
+            Bound("var-upper", VAR_SC, VAR_SC_UPPER * Delta**2 * sp.exp(-2 * eps / 3), where=(eps >= EPS_SC,),
+                  text="Var X <= (15/4) Delta^2 e^{-2eps/3} at the variance-optimal gamma for eps >= 1"),
+        ),
         symbolic=("lemma-27/normalisation",),
+        notes="E|X| = Theta(Delta e^{-eps/2}) and Var X = Theta(Delta^2 e^{-2eps/3}) with explicit "
+              "constants.  With r = e^{-eps}, s = e^{-eps/2}: at gamma = s/(1 + s), E|X| = "
+              "Delta (gamma + r/(1 - r)) = Delta s/(1 - r), so E|X|/(Delta e^{-eps/2}) = 1/(1 - e^{-eps}) "
+              "decreases from 1/(1 - e^{-1}) = 1.5820 at eps = 1 to 1.  At the variance-optimal gamma "
+              "the stationarity condition gives Var X = Delta^2 (r + c_*^2)/(1 - r)^2 with "
+              "c_*^3 = r(1 + r)/2, so Var X/(Delta^2 e^{-2eps/3}) = (e^{-eps/3} + ((1 + r)/2)^{2/3})/(1 - r)^2 "
+              "decreases from 3.7360 at eps = 1 to 2^{-2/3} = 0.62996.  The grid and the search "
+              "evaluate the general formulas at the optimal gamma, not these simplifications.",
         grid=grids.lemma_27,
     ),
     Statement(
