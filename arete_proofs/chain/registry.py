@@ -37,7 +37,7 @@ from .symbols import (
     shifted_conv, t, theta, tight_eps_A, var_A_cf,
 )
 
-__all__ = ["Bound", "Statement", "REGISTRY", "STATEMENT_IDS", "get", "g_lemma28"]
+__all__ = ["Bound", "Statement", "REGISTRY", "STATEMENT_IDS", "get", "g_lemma28", "fingerprint", "regime_points"]
 
 
 @dataclass(frozen=True)
@@ -574,6 +574,28 @@ def regime_points(statement_id: str, level: str = "default") -> list[dict]:
 def _needed(st):
     return {s_ for s_ in st.free_symbols() if s_ not in st.substitutions and s_ != c_L} | set(
         s_ for s_ in st.substitutions)
+
+
+def fingerprint(statement) -> str:
+    """A hash of what a check of ``statement`` (id or record) claims: its hypotheses, substitutions and bounds.
+
+    16 hex digits of SHA-256 over the ``srepr`` of each hypothesis, substitution and bound
+    (name, relation, both sides, ``where``); stable across processes.  Data computed from the
+    registry and stored (the docs' search results, ``docs/data/search.json``) records it, so a
+    change of a bound or hypothesis shows the data as stale.
+
+    >>> fingerprint("lemma-18") == fingerprint(REGISTRY["lemma-18"]) != fingerprint("lemma-17")
+    True
+    """
+    import hashlib
+
+    st = REGISTRY[statement] if isinstance(statement, str) else statement
+    parts = [st.id, "hypotheses"] + [sp.srepr(hh) for hh in st.hypotheses]
+    parts += ["substitutions"] + [f"{sp.srepr(k)}={sp.srepr(sp.sympify(v))}"
+                                  for k, v in sorted(st.substitutions.items(), key=lambda kv: kv[0].name)]
+    for b in st.bounds:
+        parts += ["bound", b.name, b.relation, sp.srepr(b.lhs), sp.srepr(b.rhs)] + [sp.srepr(w) for w in b.where]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def get(statement_id: str) -> Statement:
