@@ -89,7 +89,7 @@ def check_section_4_3_order(digits: int = 20, *, level: str = "default", order=P
     last = rows[1][-1]
     return Observation(
         id="section-4.3-order",
-        statement="Section 4.3",
+        statement="Lemma 3 (Section 4.3)",
         literal="E|Z| <= 2 alpha theta + lam = 8 Delta e^{-eps/4}/eps + e^{-eps/4} = O((Delta/eps) e^{-eps/4})",
         verdict="fails" if grows else "holds",
         holds_literal=not grows,
@@ -203,7 +203,7 @@ def check_lemma_2_15_alpha(digits: int = 20, *, level: str = "default") -> Obser
     }
     return Observation(
         id="lemma-2-15-alpha",
-        statement="Lemmas 2, 15",
+        statement="Lemma 2, Lemma 15",
         literal="Lemma 2 (any alpha, theta, lam > 0) and Lemma 15 (no condition on alpha), proved with "
                 "'since f_Gamma is monotonely decreasing'",
         verdict="fails" if fails else "harmless",
