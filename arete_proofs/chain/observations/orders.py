@@ -64,6 +64,12 @@ def check_section_4_3_order(digits: int = 20, *, level: str = "default", order=P
     so :math:`E|Z| / ((\Delta/\varepsilon)e^{-\varepsilon/4}) \ge \varepsilon/\Delta \to \infty`.
     ``order`` replaces the paper's order (a test passes :data:`FINAL_ORDER`, which holds,
     and a wrong one, which is caught).
+
+    >>> o = check_section_4_3_order(20, level="quick")
+    >>> o.verdict, o.evidence["E|Z| >= lam everywhere"]      # so E|Z| / order >= eps/Delta
+    ('fails', True)
+    >>> check_section_4_3_order(20, level="quick", order=FINAL_ORDER).verdict
+    'holds'
     """
     epss = (20, 40, 80, 160, 320) if level != "quick" else (20, 80, 320)
     rows = {Dl: order_ratios(order, Dl, [e for e in epss if e >= 20 + 4 * mp.log(Dl)], digits)
@@ -144,6 +150,10 @@ def check_lemma_2_15_alpha(digits: int = 20, *, level: str = "default") -> Obser
     for :math:`x \in (0, 2(t + \Delta))`.  Both steps fail pointwise for :math:`\alpha > 1`
     (:math:`f_\Gamma` increases up to its mode :math:`(\alpha - 1)\theta`); the statements'
     conclusions are then checked at :math:`\alpha > 1` with the registry's bounds.
+
+    >>> o = check_lemma_2_15_alpha(20, level="quick")
+    >>> o.evidence["lemma_15_step"]["step_holds"], o.verdict     # the step fails, the bound holds
+    (False, 'harmless')
     """
     alphas = [R(3, 2), R(5, 2), 5, 20] if level != "quick" else [R(3, 2), 5]
     rising = {}
