@@ -86,7 +86,7 @@ class Statement:
     notes: str = ""
     #: Functions of :mod:`arete_proofs.certified.statements` that prove (part of) the statement on boxes.
     certificates: tuple = ()
-    #: How the proof instantiates a used statement: ``{used id: {symbol: expression}}`` (e.g.
+    #: The proof's instantiation of each used statement, ``{used id: {symbol: expression}}`` (e.g.
     #: Lemma 19 takes Lemma 18 at D_Gamma = alpha theta).  With ``substitutions`` this gives the
     #: regime points of the used statements (:func:`regime_points`).
     instantiates: dict = field(default_factory=dict)

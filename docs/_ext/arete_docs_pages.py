@@ -422,11 +422,13 @@ def search_section(sid, search_data=None) -> list:
             continue
         r, g = row["search"], row["grid"]
         L.append(f"| `{b.name}` | {_code(_short_point(r.get('point') or {})) if r.get('point') else '(no point)'} | "
-                 f"{_num(r.get('slack'))} | {r.get('status', '')} | {r.get('evaluations', 0)} | "
+                 f"{_num(r.get('slack'), '.4g')} | {r.get('status', '')} | {r.get('evaluations', 0)} | "
                  f"{_secs(r.get('seconds', 0))} | {_code(_short_point(g.get('argmin') or {}))} | "
-                 f"{_num(g.get('min_slack'))} |")
+                 f"{_num(g.get('min_slack'), '.4g')} |")
     L += ["", "A *verdict* `holds` means no point of negative slack was found; `tight` that the worst point "
-          "is attained to 80 digits (equality is allowed); `violated` would be a confirmed counterexample.", ""]
+          "is attained to 80 digits (equality is allowed); `violated` would be a confirmed counterexample. "
+          "Where the grid's slack is the smaller one, the grid point (often on a regime point or a "
+          "boundary) is tighter than anything the search reached from it.", ""]
     return L
 
 

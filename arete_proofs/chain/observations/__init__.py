@@ -31,8 +31,7 @@ the engine (:func:`arete_proofs.distributions.arete.pdf`) per parameter set (see
 id                           verdict      in short
 ===========================  ===========  =====================================================
 ``lemma-3-beta``             typo         "alpha, beta, lambda" means alpha, theta, lambda
-``lemma-18-theta``           harmless     theta <= D_Gamma + 1 (literal) still gives the bound; it
-                                         excludes Lemma 19's parameters for Delta > 6.94
+``lemma-18-theta``           harmless     theta <= D_Gamma + 1 still gives the bound; excludes Lemma 19 for Delta > 6.94
 ``claim-1-t-plus-1``         fails        the literal denominator (t + 1) fails for Delta < 1
 ``lemma-15-strict``          harmless     lam = Delta/ln 2 gives exactly 1/4, bound holds
 ``cor-5-shift``              typo         only ``|q(x) - q(x')| <= Delta`` is used

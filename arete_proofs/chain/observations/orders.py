@@ -62,7 +62,7 @@ def check_section_4_3_order(digits: int = 20, *, level: str = "default", order=P
     With :math:`\alpha = \lambda = e^{-\varepsilon/4}` and :math:`\theta = 4\Delta/\varepsilon`,
     :math:`E|Z| \ge E|Y| = \lambda` (for symmetric independent :math:`X`, :math:`E|X + y| \ge |y|`),
     so :math:`E|Z| / ((\Delta/\varepsilon)e^{-\varepsilon/4}) \ge \varepsilon/\Delta \to \infty`.
-    ``order`` replaces the paper's order (a test passes :data:`FINAL_ORDER`, which holds,
+    ``order`` replaces the paper's order (a test passes ``FINAL_ORDER``, which holds,
     and a wrong one, which is caught).
 
     >>> o = check_section_4_3_order(20, level="quick")
