@@ -36,6 +36,8 @@ EXPECTED = {
     "section-4.2-reduction": "holds",
     "figure-grid": "holds",
     "lemma-14-alpha": "fails",
+    "section-4.3-order": "fails",
+    "lemma-2-15-alpha": "harmless",
 }
 
 #: holds_literal for each observation (None: wording without a claim of its own).
@@ -49,6 +51,8 @@ EXPECTED_LITERAL = {
     "section-4.2-reduction": True,
     "figure-grid": True,
     "lemma-14-alpha": False,
+    "section-4.3-order": False,
+    "lemma-2-15-alpha": True,
 }
 
 SYMBOLS = {"t": t, "Delta": Delta, "alpha": alpha, "theta": theta, "lam": lam,
@@ -305,6 +309,97 @@ def test_lemma_14_alpha_counterexample_independently():
     assert o.evidence["lower_bound_failures"] == 0
     assert float(o.evidence["lower_bound_float64_scan"]["min_ln(f_GG/lower)"]) > 0
     assert float(o.evidence["lower_bound_normal_limit"]["value"]) < 1
+
+
+# ---------------------------------------------------------------------------
+# 2b. Lemma 18 read literally excludes Lemma 19's own parameters (Delta > 6.94)
+# ---------------------------------------------------------------------------
+
+def test_lemma_18_literal_excludes_lemma_19_parameters():
+    from arete_proofs.chain.observations.hypotheses import lemma_19_excluded
+
+    e10 = 20 + 4 * sp.log(10)
+    assert lemma_19_excluded(10, e10) == [theta <= D_Gamma + 1]
+    # independently: theta = 4 Delta/eps against alpha theta + 1 with alpha = e^{-eps/4}, in mpmath
+    with mp.workdps(30):
+        e = 20 + 4 * mp.log(10)
+        th = 40 / e
+        assert th > mp.exp(-e / 4) * th + 1 and mp.almosteq(e, mp.mpf("29.2103403719761827"), 1e-15)
+    # a deliberately wrong claim is caught: at Delta = 5 (below the crossover) nothing is excluded,
+    # nor at Delta = 10 once eps >= 4 Delta (1 - e^{-eps/4}) (about 40)
+    assert lemma_19_excluded(5, 20 + 4 * sp.log(5)) == []
+    assert lemma_19_excluded(10, 40) == []
+    o = obs.check_lemma_18_theta(20, level="quick")
+    ex = o.evidence["excludes_lemma_19_parameters"]
+    assert 6.9 < float(ex["Delta_above_which_excluded_at_eps=20+4lnDelta"]) < 7.0
+    assert ex["Delta=10, eps=20+4ln10"]["proof_hypothesis_theta <= D_Gamma + Delta"] is True
+    assert "excludes Lemma 19's own" in o.detail
+
+
+# ---------------------------------------------------------------------------
+# 10. Section 4.3: E|Z| = O((Delta/eps) e^{-eps/4})
+# ---------------------------------------------------------------------------
+
+def test_section_4_3_order_fails_and_ratios_independently():
+    from arete_proofs.chain.observations.orders import FINAL_ORDER, order_ratios
+
+    o = obs.check_section_4_3_order(20, level="quick")
+    _check(o, "section-4.3-order")
+    assert o.evidence["E|Z| >= lam everywhere"] is True
+    rows = o.evidence["ratios"]["Delta=1"]
+    # the ratio grows at least like eps/Delta (E|Z| >= lam)
+    assert all(float(r["E|Z|/order"]) >= float(r["eps"]) for r in rows)
+    # independently: E|Z| by quadrature of the density of the float64 engine at eps = 20
+    from scipy.integrate import quad
+
+    al, th = math.exp(-5), 4 / 20
+    f = lambda x: 2 * x * math.exp(fast.logpdf(np.array([x]), al, th, al)[0])  # noqa: E731
+    ez = quad(f, 0, 1e-6)[0] + quad(f, 1e-6, 0.1, limit=200)[0] + quad(f, 0.1, 50, limit=200)[0]
+    assert abs(ez / float(rows[0]["E|Z|"]) - 1) < 1e-5
+    # the final order holds (ratio below Corollary 5's constant 2) ...
+    assert all(r[2] < 2 for r in order_ratios(FINAL_ORDER, 1, (20, 80, 320)))
+    assert obs.check_section_4_3_order(20, level="quick", order=FINAL_ORDER).verdict == "holds"
+    # ... and a deliberately wrong order is caught
+    wrong = Delta * sp.exp(-sp.Symbol("eps", real=True) / 2)
+    assert obs.check_section_4_3_order(20, level="quick", order=wrong).verdict == "fails"
+
+
+# ---------------------------------------------------------------------------
+# 11. Lemmas 2 and 15: f_Gamma decreasing needs alpha <= 1
+# ---------------------------------------------------------------------------
+
+def test_lemma_2_15_alpha():
+    from arete_proofs.chain.observations.orders import gamma_increase
+
+    o = obs.check_lemma_2_15_alpha(20, level="quick")
+    _check(o, "lemma-2-15-alpha")
+    ev = o.evidence
+    rising = ev["f_Gamma_increases (x1, x2, f(x1), f(x2)), theta = 1"]
+    assert rising["1/2"] is None and rising["1"] is None and rising["3/2"] is not None
+    # independently (mpmath closed form of the Gamma density): the pair really increases
+    x1, x2 = (mp.mpf(sp.Rational(v)) for v in rising["3/2"][:2])
+    fg = lambda x, a: x ** (a - 1) * mp.exp(-x) / mp.gamma(a)  # noqa: E731
+    assert fg(x1, 1.5) < fg(x2, 1.5)
+    assert ev["lemma_15_step"]["step_holds"] is False
+    assert mp.almosteq(mp.mpf(ev["lemma_15_step"]["f_Gamma(|t + Delta - x| + D_Gamma)"]), fg(mp.mpf("0.01"), 2.5),
+                       1e-12)
+    assert float(ev["lemma_15_conclusion_alpha>1"]["min_ln(f_A(t+Delta)/lower)"]) > 1
+    # a deliberately wrong claim is caught: f_Gamma does not increase anywhere for alpha <= 1
+    assert gamma_increase(sp.Rational(1, 100)) is None and gamma_increase(sp.Rational(99, 100)) is None
+
+
+def test_lemma_2_15_alpha_catches_a_broken_lemma_15(monkeypatch):
+    """With Lemma 15's constant c_L = 1/4 replaced by 4 the conclusion fails at alpha > 1: verdict fails."""
+    import dataclasses
+
+    from arete_proofs.chain.symbols import c_L
+
+    s15 = REGISTRY["lemma-15"]
+    b = s15.bounds[0]
+    broken = dataclasses.replace(s15, bounds=(dataclasses.replace(b, lhs=b.lhs.subs(c_L, 4 * 4 * 4 * c_L)),))
+    monkeypatch.setitem(REGISTRY, "lemma-15", broken)
+    o = obs.check_lemma_2_15_alpha(20, level="quick")
+    assert o.verdict == "fails" and o.holds_literal is False
 
 
 # ---------------------------------------------------------------------------

@@ -387,3 +387,66 @@ def test_dask_local_cluster(quick_report):
     for s in rep.statements:
         ref = next(r for r in quick_report.statements if r.id == s.id)
         assert (s.points, s.violations, s.min_slack) == (ref.points, ref.violations, ref.min_slack)
+
+
+# --------------------------------------------------------------------------
+# Lemma 27: the Staircase errors at the optimal gamma, both sides, explicit constants
+# --------------------------------------------------------------------------
+
+def test_lemma_27_error_closed_forms_match_the_library():
+    """The registry's E|X| and Var X at the optimal gamma against arete_proofs.distributions.staircase
+    (mean_abs, var at gamma_mean_abs, gamma_var) and against the simplified forms of the record's
+    notes: E|X| = Delta e^{-eps/2}/(1 - e^{-eps}), Var X = Delta^2 (r + c_*^2)/(1 - r)^2."""
+    from arete_proofs.distributions import staircase
+    from arete_proofs.chain.symbols import numeric, working_digits
+
+    st = REGISTRY["lemma-27"]
+    mean = next(b for b in st.bounds if b.name == "mean-abs-upper").lhs
+    var = next(b for b in st.bounds if b.name == "var-upper").lhs
+    f_mean, f_var = numeric([eps, Delta], mean), numeric([eps, Delta], var)
+    for e, D in (("0.01", "1"), ("1", "3"), ("7.5", "0.25"), ("80", "10"), ("200", "1")):
+        with working_digits(30):
+            m, v = f_mean(mp.mpf(e), mp.mpf(D)), f_var(mp.mpf(e), mp.mpf(D))
+        with mp.workdps(40):
+            lib_m = staircase.mean_abs(staircase.gamma_mean_abs(e, digits=35), D, e, digits=30)
+            lib_v = staircase.var(staircase.gamma_var(e, digits=35), D, e, digits=30)
+            r = mp.exp(-mp.mpf(e))
+            cs = mp.cbrt(r * (1 + r) / 2)
+            simple_m = mp.mpf(D) * mp.exp(-mp.mpf(e) / 2) / (1 - r)
+            simple_v = mp.mpf(D) ** 2 * (r + cs**2) / (1 - r) ** 2
+            for x, y in ((m, lib_m), (m, simple_m), (v, lib_v), (v, simple_v)):
+                assert abs(x / y - 1) < mp.mpf(10) ** -25, (e, D, x, y)
+
+
+def test_lemma_27_constants_are_sharp_where_claimed():
+    """Upper constants are attained to 1.2% (E|X|) and 0.4% (Var) at eps = 1; the lower ones as eps -> oo."""
+    from arete_proofs.chain.symbols import numeric, working_digits
+
+    st = REGISTRY["lemma-27"]
+    slack = {b.name: numeric([eps, Delta], sp.log(b.rhs / b.lhs)) for b in st.bounds[1:]}
+    with working_digits(30):
+        at1 = {k: f(mp.mpf(1), mp.mpf(1)) for k, f in slack.items()}
+        at80 = {k: f(mp.mpf(80), mp.mpf(1)) for k, f in slack.items()}
+    assert 0 < at1["mean-abs-upper"] < 0.012 and 0 < at1["var-upper"] < 0.004
+    assert 0 < at80["mean-abs-lower"] < 1e-30 and 0 < at80["var-lower"] < 1e-11
+
+
+@pytest.mark.parametrize("bound,side,expr", [
+    ("mean-abs-upper", "rhs", "3/2*Delta*exp(-eps/2)"),        # below 1/(1 - e^{-1}) = 1.582 at eps = 1
+    ("mean-abs-lower", "lhs", "21/20*Delta*exp(-eps/2)"),      # above the limit 1 as eps grows
+    ("var-upper", "rhs", "37/10*Delta**2*exp(-2*eps/3)"),      # below 3.736 at eps = 1
+    ("var-lower", "lhs", "2/3*Delta**2*exp(-2*eps/3)"),        # above the limit 2^{-2/3} = 0.63
+    ("var-upper", "rhs", "15/4*Delta**2*exp(-3*eps/4)"),       # a wrong exponent
+])
+def test_lemma_27_wrong_constants_are_refuted(bound, side, expr):
+    text = f'[[variant]]\nname = "w"\nstatement = "lemma-27"\nbound = "{bound}"\n{side} = "{expr}"\n'
+    v = variants.load_text(text)[0]
+    r = variants.check(v, level="quick", budget=300, max_seconds=20)
+    assert r.verdict == "refuted", r
+
+
+def test_lemma_27_error_bounds_survive_the_search():
+    st = REGISTRY["lemma-27"]
+    for b in st.bounds[1:]:
+        r = S.search_bound(st, b, budget=300, level="quick", progress=False)
+        assert r.status in ("holds", "tight") and r.slack >= 0, (b.name, r)

@@ -335,7 +335,8 @@ def lemma_26(level):
 
 
 def lemma_27(level):
-    """Staircase: gamma in [0, 1] (0, the E|X|-optimal gamma, 1/2, 1), t on the steps and next to each jump."""
+    """Staircase: gamma in [0, 1] (0, the E|X|-optimal gamma, 1/2, 1), t on the steps and next to each jump;
+    eps from 1/100 to 80 (fine: 200) for the errors at the optimal gamma."""
     epss = _level(level, [2], [R(1, 10), 1, 5, 20], [R(1, 10), 1, 3, 5, 10, 20, 40])
     blocks = []
     for e in epss:
@@ -359,7 +360,14 @@ def lemma_27(level):
         ts += [j + s for j in jumps for s in (-off, off)]
         return [{t: tt, a: aa} for aa in _unique(shifts) if aa != 0 for tt in _unique(ts)]
 
-    return _product(blocks, local)
+    # the errors at the optimal gamma depend on eps and Delta only: eps from the small-eps
+    # end through the upper bounds' range start eps = 1 to 80 (where the lower bounds are attained)
+    moments = _level(level, [R(1, 10), 1, 80], [R(1, 100), R(1, 2), 1, 2, 3, 5, 10, 40, 80],
+                     [R(1, 1000), R(1, 100), R(1, 2), 1, R(3, 2), 2, 3, 5, 8, 10, 15, 30, 40, 60, 80, 200])
+    extra = [{eps: e, Delta: Dl, gamma_sc: R(1, 2), t: 0, a: Dl}
+             for e in moments if e not in epss
+             for Dl in _deltas(level, quick=(1,), default=(1, 10), fine=(R(1, 10), 1, 10))]
+    return _product(blocks, local) + extra
 
 
 def lemma_28(level):

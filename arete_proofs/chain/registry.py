@@ -37,7 +37,7 @@ from .symbols import (
     shifted_conv, t, theta, tight_eps_A, var_A_cf,
 )
 
-__all__ = ["Bound", "Statement", "REGISTRY", "STATEMENT_IDS", "get", "g_lemma28"]
+__all__ = ["Bound", "Statement", "REGISTRY", "STATEMENT_IDS", "get", "g_lemma28", "fingerprint", "regime_points"]
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class Statement:
     notes: str = ""
     #: Functions of :mod:`arete_proofs.certified.statements` that prove (part of) the statement on boxes.
     certificates: tuple = ()
-    #: How the proof instantiates a used statement: ``{used id: {symbol: expression}}`` (e.g.
+    #: The proof's instantiation of each used statement, ``{used id: {symbol: expression}}`` (e.g.
     #: Lemma 19 takes Lemma 18 at D_Gamma = alpha theta).  With ``substitutions`` this gives the
     #: regime points of the used statements (:func:`regime_points`).
     instantiates: dict = field(default_factory=dict)
@@ -198,6 +198,31 @@ RHS_8 = 2 * (2 * alpha * theta + Delta) / (sp.Rational(1, 2) * sp.Rational(1, 4)
 RHS_9 = 48 * Delta * sp.exp(Delta / theta) * sp.exp(2 * alpha) / (alpha * lam)
 
 LN2 = sp.log(2)
+
+# Lemma 27: the Staircase mechanism's errors at the optimal gamma, in the closed forms of
+# arete_proofs.distributions.staircase (mean_abs, var, gamma_mean_abs, gamma_var), written out
+# over eps and Delta: r = e^{-eps}, q = 1 - r, c = r + q gamma.
+_R_SC = sp.exp(-eps)
+_Q_SC = 1 - sp.exp(-eps)
+#: The gamma minimising E|X|: 1/(1 + e^{eps/2}).
+GAMMA_MEAN_SC = 1 / (1 + sp.exp(eps / 2))
+_C1_SC = _R_SC + _Q_SC * GAMMA_MEAN_SC
+#: E|X| = Delta ((r + q gamma^2)/(2c) + r/q) at gamma = GAMMA_MEAN_SC.
+MEAN_ABS_SC = Delta * ((_R_SC + _Q_SC * GAMMA_MEAN_SC**2) / (2 * _C1_SC) + _R_SC / _Q_SC)
+_CS_SC = (_R_SC * (1 + _R_SC) / 2) ** sp.Rational(1, 3)
+#: The gamma minimising Var X: r (1 + 2r) / (2 (c_*^2 + c_* r + r^2)), c_* = (r(1 + r)/2)^{1/3}.
+GAMMA_VAR_SC = _R_SC * (1 + 2 * _R_SC) / (2 * (_CS_SC**2 + _CS_SC * _R_SC + _R_SC**2))
+_C2_SC = _R_SC + _Q_SC * GAMMA_VAR_SC
+#: Var X = Delta^2 (r(1+r)/q^2 + (r/q)(r + q gamma^2)/c + (r + q gamma^3)/(3c)) at gamma = GAMMA_VAR_SC.
+VAR_SC = Delta**2 * (_R_SC * (1 + _R_SC) / _Q_SC**2
+                     + _R_SC / _Q_SC * (_R_SC + _Q_SC * GAMMA_VAR_SC**2) / _C2_SC
+                     + (_R_SC + _Q_SC * GAMMA_VAR_SC**3) / (3 * _C2_SC))
+#: Lemma 27's explicit constants (derivation in the record's notes): for every eps > 0,
+#: Delta e^{-eps/2} <= E|X| and 2^{-2/3} Delta^2 e^{-2eps/3} <= Var X; for eps >= EPS_SC,
+#: E|X| <= (8/5) Delta e^{-eps/2} and Var X <= (15/4) Delta^2 e^{-2eps/3}.
+EPS_SC = sp.Integer(1)
+MEAN_SC_LOWER, MEAN_SC_UPPER = sp.Integer(1), sp.Rational(8, 5)
+VAR_SC_LOWER, VAR_SC_UPPER = 2 ** sp.Rational(-2, 3), sp.Rational(15, 4)
 
 _STATEMENTS = [
     Statement(
@@ -408,11 +433,33 @@ _STATEMENTS = [
         id="lemma-27", number="Lemma 27", section="B.2",
         title="The Staircase mechanism",
         statement="The Staircase density with gamma in [0, 1] is eps-DP: f_SC(t)/f_SC(t + a) <= e^eps "
-                  "for |a| <= Delta; a(gamma) normalises it.",
+                  "for |a| <= Delta; a(gamma) normalises it.  At the optimal gamma, E|X| = Theta(Delta e^{-eps/2}) "
+                  "and Var X = Theta(Delta^2 e^{-2eps/3}): here with the constants 1 and 8/5, 2^{-2/3} and 15/4 "
+                  "(the lower bounds for every eps > 0, the upper ones for eps >= 1).",
         hypotheses=(eps > 0, Delta > 0, gamma_sc >= 0, gamma_sc <= 1, sp.Abs(a) <= Delta),
-        bounds=(Bound("privacy", f_SC(t, gamma_sc, Delta, eps) / f_SC(t + a, gamma_sc, Delta, eps),
-                      sp.exp(eps), text="f_SC(t)/f_SC(t + a) <= e^eps"),),
+        bounds=(
+            Bound("privacy", f_SC(t, gamma_sc, Delta, eps) / f_SC(t + a, gamma_sc, Delta, eps),
+                  sp.exp(eps), text="f_SC(t)/f_SC(t + a) <= e^eps"),
+            Bound("mean-abs-lower", MEAN_SC_LOWER * Delta * sp.exp(-eps / 2), MEAN_ABS_SC,
+                  text="Delta e^{-eps/2} <= E|X| at gamma = 1/(1 + e^{eps/2}) (every eps > 0; "
+                       "attained as eps -> oo)"),
+            Bound("mean-abs-upper", MEAN_ABS_SC, MEAN_SC_UPPER * Delta * sp.exp(-eps / 2), where=(eps >= EPS_SC,),
+                  text="E|X| <= (8/5) Delta e^{-eps/2} at gamma = 1/(1 + e^{eps/2}) for eps >= 1"),
+            Bound("var-lower", VAR_SC_LOWER * Delta**2 * sp.exp(-2 * eps / 3), VAR_SC,
+                  text="2^{-2/3} Delta^2 e^{-2eps/3} <= Var X at the variance-optimal gamma (every eps > 0; "
+                       "attained as eps -> oo)"),
+            Bound("var-upper", VAR_SC, VAR_SC_UPPER * Delta**2 * sp.exp(-2 * eps / 3), where=(eps >= EPS_SC,),
+                  text="Var X <= (15/4) Delta^2 e^{-2eps/3} at the variance-optimal gamma for eps >= 1"),
+        ),
         symbolic=("lemma-27/normalisation",),
+        notes="E|X| = Theta(Delta e^{-eps/2}) and Var X = Theta(Delta^2 e^{-2eps/3}) with explicit "
+              "constants.  With r = e^{-eps}, s = e^{-eps/2}: at gamma = s/(1 + s), E|X| = "
+              "Delta (gamma + r/(1 - r)) = Delta s/(1 - r), so E|X|/(Delta e^{-eps/2}) = 1/(1 - e^{-eps}) "
+              "decreases from 1/(1 - e^{-1}) = 1.5820 at eps = 1 to 1.  At the variance-optimal gamma "
+              "the stationarity condition gives Var X = Delta^2 (r + c_*^2)/(1 - r)^2 with "
+              "c_*^3 = r(1 + r)/2, so Var X/(Delta^2 e^{-2eps/3}) = (e^{-eps/3} + ((1 + r)/2)^{2/3})/(1 - r)^2 "
+              "decreases from 3.7360 at eps = 1 to 2^{-2/3} = 0.62996.  The grid and the search "
+              "evaluate the general formulas at the optimal gamma, not these simplifications.",
         grid=grids.lemma_27,
     ),
     Statement(
@@ -527,6 +574,28 @@ def regime_points(statement_id: str, level: str = "default") -> list[dict]:
 def _needed(st):
     return {s_ for s_ in st.free_symbols() if s_ not in st.substitutions and s_ != c_L} | set(
         s_ for s_ in st.substitutions)
+
+
+def fingerprint(statement) -> str:
+    """A hash of what a check of ``statement`` (id or record) claims: its hypotheses, substitutions and bounds.
+
+    16 hex digits of SHA-256 over the ``srepr`` of each hypothesis, substitution and bound
+    (name, relation, both sides, ``where``); stable across processes.  Data computed from the
+    registry and stored (the docs' search results, ``docs/data/search.json``) records it, so a
+    change of a bound or hypothesis shows the data as stale.
+
+    >>> fingerprint("lemma-18") == fingerprint(REGISTRY["lemma-18"]) != fingerprint("lemma-17")
+    True
+    """
+    import hashlib
+
+    st = REGISTRY[statement] if isinstance(statement, str) else statement
+    parts = [st.id, "hypotheses"] + [sp.srepr(hh) for hh in st.hypotheses]
+    parts += ["substitutions"] + [f"{sp.srepr(k)}={sp.srepr(sp.sympify(v))}"
+                                  for k, v in sorted(st.substitutions.items(), key=lambda kv: kv[0].name)]
+    for b in st.bounds:
+        parts += ["bound", b.name, b.relation, sp.srepr(b.lhs), sp.srepr(b.rhs)] + [sp.srepr(w) for w in b.where]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def get(statement_id: str) -> Statement:

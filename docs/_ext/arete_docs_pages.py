@@ -127,6 +127,19 @@ def _status_box(sid, data) -> list:
             items.append("**Numeric grid**: no grid points.")
     else:
         items.append("**Numeric grid**: none.")
+    if st.bounds:
+        sdata, rows, stale = _search_data()
+        found = [rows[(sid, b.name)]["search"] for b in st.bounds if (sid, b.name) in rows]
+        if sid in stale:
+            bad = True
+            items.append(f"**Search**: the stored search is stale ({{ref}}`details <{sid}-search>`).")
+        elif found:
+            refuted = sum(1 for r in found if r.get("status") == "violated")
+            bad |= bool(refuted)
+            worst = min((r["slack"] for r in found if isinstance(r.get("slack"), (int, float))), default=None)
+            items.append(f"**Search** over the hypothesis region: {len(found)} bound"
+                         f"{'s' if len(found) != 1 else ''}, {refuted} counterexamples, smallest slack "
+                         f"{_num(worst)} ({{ref}}`details <{sid}-search>`).")
     if "S" in kinds:
         n_ok = sum(1 for r in sym if r["holds"])
         bad |= n_ok < len(sym)
@@ -303,6 +316,7 @@ def statement_page(sid, data) -> str:
             L += [f"Grid errors: {len(v['grid_errors'])}.", ""]
     else:
         L += ["No numeric check (no grid points).", ""]
+    L += search_section(sid)
     sym = [r for r in data.get("symbolic", []) if r["statement"] == sid]
     if sym:
         L += [f"({sid}-symbolic)=", "## Symbolic checks", "", "| check | what | holds |", "|---|---|---|"]
@@ -328,6 +342,94 @@ def statement_page(sid, data) -> str:
               f"```{{image}} ../plots/{sid}.png", f":alt: {st.number}: both sides of the bound over t",
               "```", ""]
     return "\n".join(L)
+
+
+def _short(value) -> str:
+    """A stored number (exact decimal string) with 4 significant digits when it is long."""
+    text = str(value)
+    if len(text) <= 8:
+        return text
+    try:
+        return format(float(text), ".4g")
+    except ValueError:
+        return text
+
+
+def _short_point(point: dict) -> str:
+    skip = ("bound", "lhs", "rhs", "digits")
+    return ", ".join(f"{k}={_short(v)}" for k, v in point.items() if k not in skip)
+
+
+def _search_data():
+    """The shipped search results (``docs/data/search.json``), the bounds' rows and the stale statements."""
+    import arete_docs_search as search
+
+    try:
+        key = search.DATA.stat().st_mtime_ns
+    except OSError:
+        key = None
+    if _SEARCH_CACHE.get("key", -1) != key:
+        data = search.load()
+        _SEARCH_CACHE.update(key=key, value=(data, search.by_bound(data), search.stale(data)))
+    return _SEARCH_CACHE["value"]
+
+
+_SEARCH_CACHE: dict = {}
+
+
+def search_section(sid, search_data=None) -> list:
+    """The section "Counterexample search": per bound the searched worst point beside the grid's.
+
+    Read from ``docs/data/search.json`` (:mod:`arete_docs_search`); a statement whose bounds or
+    hypotheses changed since the file was written gets a warning on the page and in the build log
+    (an error under ``sphinx-build -W``).
+    """
+    from arete_proofs.chain.registry import REGISTRY
+
+    data, rows, stale = search_data or _search_data()
+    st = REGISTRY[sid]
+    if not st.bounds:
+        return []
+    L = [f"({sid}-search)=", "## Counterexample search", ""]
+    if sid in stale:
+        msg = (f"the stored search of {sid} is stale ({stale[sid]}): regenerate docs/data/search.json "
+               "with `python docs/_ext/arete_docs_search.py`")
+        try:
+            from sphinx.util import logging
+
+            logging.getLogger(__name__).warning(f"[arete_docs] {msg}")
+        except ImportError:  # pragma: no cover - outside a Sphinx build
+            pass
+        L += ["```{warning}", _esc(msg[0].upper() + msg[1:]) + ".", "```", ""]
+        if sid not in data.get("fingerprints", {}):
+            return L
+    L += ["`arete verify --search` ({mod}`arete_proofs.chain.search`) maximises "
+          "$\ln(\mathrm{lhs}/\mathrm{rhs})$ of each bound over the statement's whole hypothesis region "
+          "(differential evolution on the float64 path from the grid's worst points, then Nelder-Mead), "
+          "and confirms the worst candidates with the exact engine. Below, per bound, the **searched "
+          "worst point** and its exact slack beside the **grid's worst point** on the "
+          f"{data.get('grid', 'default')} grid (with the regime points). Stored in `docs/data/search.json`, "
+          f"written {data.get('written', '?')} by `{data.get('command', '?')}` "
+          f"(`python docs/_ext/arete_docs_search.py`; the whole registry took "
+          f"{data.get('wall_seconds', 0):.0f} s on 2 workers); the build checks that the statement's bounds "
+          "and hypotheses have not changed since.", "",
+          "| bound | searched worst point | slack | verdict | evaluations | time | grid's worst point | "
+          "grid slack |", "|---|---|---:|---|---:|---:|---|---:|"]
+    for b in st.bounds:
+        row = rows.get((sid, b.name))
+        if row is None:
+            L.append(f"| `{b.name}` | (not searched) | | | | | | |")
+            continue
+        r, g = row["search"], row["grid"]
+        L.append(f"| `{b.name}` | {_code(_short_point(r.get('point') or {})) if r.get('point') else '(no point)'} | "
+                 f"{_num(r.get('slack'), '.4g')} | {r.get('status', '')} | {r.get('evaluations', 0)} | "
+                 f"{_secs(r.get('seconds', 0))} | {_code(_short_point(g.get('argmin') or {}))} | "
+                 f"{_num(g.get('min_slack'), '.4g')} |")
+    L += ["", "A *verdict* `holds` means no point of negative slack was found; `tight` that the worst point "
+          "is attained to 80 digits (equality is allowed); `violated` would be a confirmed counterexample. "
+          "Where the grid's slack is the smaller one, the grid point (often on a regime point or a "
+          "boundary) is tighter than anything the search reached from it.", ""]
+    return L
 
 
 def _anchor(oid: str) -> str:

@@ -31,7 +31,7 @@ the engine (:func:`arete_proofs.distributions.arete.pdf`) per parameter set (see
 id                           verdict      in short
 ===========================  ===========  =====================================================
 ``lemma-3-beta``             typo         "alpha, beta, lambda" means alpha, theta, lambda
-``lemma-18-theta``           harmless     theta <= D_Gamma + 1 (literal) still gives the bound
+``lemma-18-theta``           harmless     theta <= D_Gamma + 1 still gives the bound; excludes Lemma 19 for Delta > 6.94
 ``claim-1-t-plus-1``         fails        the literal denominator (t + 1) fails for Delta < 1
 ``lemma-15-strict``          harmless     lam = Delta/ln 2 gives exactly 1/4, bound holds
 ``cor-5-shift``              typo         only ``|q(x) - q(x')| <= Delta`` is used
@@ -39,6 +39,8 @@ id                           verdict      in short
 ``section-4.2-reduction``    holds        reduction to a = Delta is right; t' should be -t-a
 ``figure-grid``              holds        0.001-grid maxima agree with refined maxima
 ``lemma-14-alpha``           fails        alpha > 1: ``f_GG(t) <= f_Gamma(|t|)`` fails near 0
+``section-4.3-order``        fails        E|Z| = O((Delta/eps) e^{-eps/4}) is false for fixed Delta
+``lemma-2-15-alpha``         harmless     the proofs need f_Gamma decreasing (alpha <= 1)
 ===========================  ===========  =====================================================
 
 The observation on Lemma 19 is an exact inequality (sympy decides it):
@@ -63,6 +65,9 @@ The modules, by concern (everything listed in ``__all__`` is re-exported here):
 * ``privacy_loss`` -- Section 4.2's reduction
   to ``a = Delta`` and the 0.001 grid of Figures 3 and 4;
 * ``lemma_14`` -- Lemma 14 for ``alpha > 1``;
+* ``orders`` -- proof steps that do not hold as written: Section 4.3's
+  intermediate order of ``E|Z|``, a decreasing ``f_Gamma`` in the proofs of
+  Lemmas 2 and 15;
 * ``table`` -- ``CHECKS``,
   ``OBSERVATION_IDS`` and :func:`run`.
 """
@@ -70,6 +75,7 @@ The modules, by concern (everything listed in ``__all__`` is re-exported here):
 from ._common import VERDICTS, Observation, evaluate
 from .hypotheses import check_claim_1_t_plus_1, check_lemma_15_strict, check_lemma_18_theta
 from .lemma_14 import check_lemma_14_alpha
+from .orders import check_lemma_2_15_alpha, check_section_4_3_order
 from .privacy_loss import FIGURE_4_PARAMETERS, check_figure_grid, check_section_4_2_reduction
 from .slips import check_cor_5_shift, check_lemma_19_ln48e, check_lemma_3_beta
 from .table import CHECKS, OBSERVATION_IDS, run
@@ -79,5 +85,6 @@ __all__ = [
     "check_lemma_3_beta", "check_lemma_18_theta", "check_claim_1_t_plus_1",
     "check_lemma_15_strict", "check_cor_5_shift", "check_lemma_19_ln48e",
     "check_section_4_2_reduction", "check_figure_grid", "check_lemma_14_alpha",
+    "check_section_4_3_order", "check_lemma_2_15_alpha",
     "FIGURE_4_PARAMETERS",
 ]

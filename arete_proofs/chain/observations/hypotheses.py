@@ -21,11 +21,11 @@ from mpmath import mp
 
 from ..registry import GAP, RATIO, REGISTRY, RHS_18, RHS_CLAIM_1
 from ..symbols import (
-    D_Gamma, D_u, Delta, alpha, explicit, f_L, lam, numeric, shifted_conv, t, theta, working_digits,
+    D_Gamma, D_u, Delta, alpha, eps, explicit, f_L, lam, numeric, shifted_conv, t, theta, working_digits,
 )
 from ._common import LN2, R, Observation, _point_str, _replace_hypothesis, _s, _violations_all, evaluate
 
-__all__ = ["check_lemma_18_theta", "check_claim_1_t_plus_1", "check_lemma_15_strict"]
+__all__ = ["check_lemma_18_theta", "check_claim_1_t_plus_1", "check_lemma_15_strict", "lemma_19_excluded"]
 
 
 # ---------------------------------------------------------------------------
@@ -104,6 +104,45 @@ def _lemma_18_scan():
     return best, n
 
 
+def lemma_19_excluded(Dl, e) -> list:
+    r"""Lemma 18's **literal** hypotheses that fail where Lemma 19 applies it, at :math:`\Delta` = ``Dl``, :math:`\varepsilon` = ``e``.
+
+    The point is derived from the registry: Lemma 19's substitutions (:math:`\alpha = \lambda =
+    e^{-\varepsilon/4}`, :math:`\theta = 4\Delta/\varepsilon`) composed with its instantiation of
+    Lemma 18 (:math:`D_\Gamma = \alpha\theta`), at ``t = 0``.  The literal
+    :math:`\theta \le D_\Gamma + 1` reads :math:`4\Delta(1 - e^{-\varepsilon/4})/\varepsilon \le 1`,
+    which fails for :math:`\Delta` above about 7 at the threshold :math:`\varepsilon = 20 + 4\ln\Delta`.
+
+    >>> import sympy as sp
+    >>> lemma_19_excluded(10, 20 + 4 * sp.log(10)) == [theta <= D_Gamma + 1]
+    True
+    >>> lemma_19_excluded(5, 20 + 4 * sp.log(5))
+    []
+    """
+    s18, s19 = REGISTRY["lemma-18"], REGISTRY["lemma-19"]
+    literal_hyps = _replace_hypothesis(s18.hypotheses, theta <= D_Gamma + Delta, theta <= D_Gamma + 1)
+    sub = dict(s19.substitutions)
+    for sym, expr in s19.instantiates["lemma-18"].items():
+        sub[sym] = sp.sympify(expr).subs(sub)
+    base = {Delta: sp.sympify(Dl), eps: sp.sympify(e)}
+    point = {sym: sp.sympify(v).subs(base) for sym, v in sub.items()}
+    point.update({Delta: base[Delta], t: sp.Integer(0)})
+    return _violations_all(s18, literal_hyps, [point])[0]
+
+
+def _lemma_19_crossover(digits):
+    """The Delta above which the literal Lemma 18 excludes Lemma 19's parameters at eps = 20 + 4 ln Delta,
+    and, for Delta = 10 and 1000, the eps below which it excludes them (4 Delta (1 - e^{-eps/4}) = eps)."""
+    with mp.workdps(digits + 10):
+        def at_threshold(x):
+            e = 20 + 4 * mp.log(x)
+            return 4 * x * (1 - mp.exp(-e / 4)) / e - 1
+
+        d_star = mp.findroot(at_threshold, 7)
+        eps_c = {Dl: mp.findroot(lambda e: 4 * Dl * (1 - mp.exp(-e / 4)) - e, 4 * Dl) for Dl in (10, 1000)}
+    return d_star, eps_c
+
+
 def check_lemma_18_theta(digits: int = 20, *, level: str = "default") -> Observation:
     r"""Lemma 18 with its literal hypothesis :math:`\theta \le D_\Gamma + 1` (the proof uses :math:`+\Delta`).
 
@@ -179,9 +218,29 @@ def check_lemma_18_theta(digits: int = 20, *, level: str = "default") -> Observa
                     "engine_ratio": _s(ratio, digits), "engine_rhs_18": _s(rhs, digits),
                     "engine_rhs/ratio": _s(rhs / ratio, 8)}
             n_fail += rhs < ratio
+    # the other direction (Delta > 1): the literal hypothesis is stronger and excludes Lemma 19's parameters
+    d_star, eps_c = _lemma_19_crossover(digits)
+    e10 = 20 + 4 * sp.log(10)
+    excluded = {f"Delta={Dl}, eps={_s(e, 6)}": [str(h) for h in lemma_19_excluded(Dl, e)]
+                for Dl, e in ((10, e10), (5, 20 + 4 * sp.log(5)), (10, 40), (1000, 80))}
+    th10 = (4 * Delta / eps).subs({Delta: 10, eps: e10})
+    dg10 = (sp.exp(-eps / 4) * 4 * Delta / eps).subs({Delta: 10, eps: e10})
+    excludes_19 = {
+        "claim": "at Lemma 19's parameters (alpha = lam = e^{-eps/4}, theta = 4 Delta/eps, D_Gamma = alpha theta) "
+                 "the literal theta <= D_Gamma + 1 reads 4 Delta (1 - e^{-eps/4})/eps <= 1",
+        "failing_literal_hypotheses": excluded,
+        "Delta=10, eps=20+4ln10": {"eps": _s(e10, 6), "theta": _s(th10, 6), "D_Gamma + 1": _s(dg10 + 1, 8),
+                                   "proof_hypothesis_theta <= D_Gamma + Delta": bool(th10 <= dg10 + 10)},
+        "Delta_above_which_excluded_at_eps=20+4lnDelta": _s(d_star, 8),
+        "Delta=10: excluded for eps below": _s(eps_c[10], 8),
+        "Delta=1000: excluded for eps below": _s(eps_c[1000], 8),
+    }
+    if not lemma_19_excluded(10, e10) or lemma_19_excluded(5, 20 + 4 * sp.log(5)):
+        raise AssertionError("Lemma 18's literal hypothesis and Lemma 19's parameters changed in the registry")
     evidence = {
         "literal_hypotheses": [str(h) for h in literal_hyps],
         "points": len(points),
+        "excludes_lemma_19_parameters": excludes_19,
         "points_failing": n_fail,
         "points_where_lemma_17_gap_fails": n_gap_fail,
         "min_rhs_over_ratio": show(worst),
@@ -233,7 +292,13 @@ def check_lemma_18_theta(digits: int = 20, *, level: str = "default") -> Observa
             "= D_Gamma + 1 and small lam; there the bound is about 16 times the ratio).  It is in fact true, "
             "by the two-case argument in the evidence.  So the wording "
             "is a harmless discrepancy: the stated lemma is correct but its proof only covers "
-            "theta <= D_Gamma + Delta, which is all Lemma 19 needs."
+            "theta <= D_Gamma + Delta, which is all Lemma 19 needs.  In the other direction (Delta > 1) "
+            "the literal hypothesis is the stronger one, and read literally Lemma 18 excludes Lemma 19's own "
+            "parameters: there theta <= D_Gamma + 1 means 4 Delta (1 - e^{-eps/4})/eps <= 1, which fails at "
+            f"the threshold eps = 20 + 4 ln Delta once Delta > {_s(d_star, 4)} (Delta = 10, eps = "
+            f"{_s(e10, 4)}: theta = {_s(th10, 4)} > D_Gamma + 1 = {_s(dg10 + 1, 4)}; for Delta = 10 every "
+            f"eps < {_s(eps_c[10], 4)} is excluded, for Delta = 1000 every eps < {_s(eps_c[1000], 5)}).  "
+            "So Lemma 19 needs the proof's theta <= D_Gamma + Delta, which the registry checks."
             if not fails else
             f"The literal bound fails at {n_fail} points; see the evidence."),
         evidence=evidence,

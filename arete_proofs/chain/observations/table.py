@@ -4,8 +4,9 @@ One entry per observation of the statement map ("Observations worth checking"),
 in its order; the checks themselves are in
 :mod:`~arete_proofs.chain.observations.slips`,
 :mod:`~arete_proofs.chain.observations.hypotheses`,
-:mod:`~arete_proofs.chain.observations.privacy_loss` and
-:mod:`~arete_proofs.chain.observations.lemma_14`.
+:mod:`~arete_proofs.chain.observations.privacy_loss`,
+:mod:`~arete_proofs.chain.observations.lemma_14` and
+:mod:`~arete_proofs.chain.observations.orders`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Callable
 from ._common import Observation
 from .hypotheses import check_claim_1_t_plus_1, check_lemma_15_strict, check_lemma_18_theta
 from .lemma_14 import check_lemma_14_alpha
+from .orders import check_lemma_2_15_alpha, check_section_4_3_order
 from .privacy_loss import check_figure_grid, check_section_4_2_reduction
 from .slips import check_cor_5_shift, check_lemma_19_ln48e, check_lemma_3_beta
 
@@ -32,6 +34,8 @@ CHECKS: dict[str, Callable[[int], Observation]] = {
     "section-4.2-reduction": check_section_4_2_reduction,
     "figure-grid": check_figure_grid,
     "lemma-14-alpha": check_lemma_14_alpha,
+    "section-4.3-order": check_section_4_3_order,
+    "lemma-2-15-alpha": check_lemma_2_15_alpha,
 }
 
 #: The observation ids.
