@@ -37,7 +37,11 @@ pool); the rest lives in plain helper modules next to it:
 * :mod:`arete_docs_jobs`: the computations run in the pool (JSON-able results);
 * :mod:`arete_docs_boxes`: certificate sub-boxes as exact JSON and as text;
 * :mod:`arete_docs_figures`: the matplotlib figures;
-* :mod:`arete_docs_pages`: the Markdown page writers.
+* :mod:`arete_docs_pages`: the Markdown page writers;
+* :mod:`arete_docs_search`: reads the shipped counterexample-search results
+  (``docs/data/search.json``) and checks them against the registry's fingerprints; run
+  as a script (``python docs/_ext/arete_docs_search.py``, about 7 minutes on 2 cores) it
+  regenerates them after a change of a bound or hypothesis.
 """
 
 from __future__ import annotations
