@@ -354,10 +354,13 @@ def _split_hint(e0, e1, d0, d1, est_lo, est_hi):
 
 
 def check_cell(cell):
-    r"""Re-prove a stored cell's claim from its box alone (the corners are recomputed; only the
-    cover points or the witness point are taken from the record).  Returns ``True`` when the
-    claim (``"private"`` / ``"not private"``) is proved, ``True`` for an ``"undecided"`` cell
-    (it claims nothing), else ``False``.
+    r"""Re-prove a stored cell's claim about Lemma 3's parameters from its box alone.
+
+    The corners are recomputed (:func:`corners`); only the cover points or the witness point are
+    taken from the record.  ``"private"`` is re-proved as
+    :math:`\varepsilon^*(\text{lower corner})\le e_0` (:func:`check_private`), ``"not private"`` as
+    :math:`L(t)>e_1` at the upper corner (:func:`check_witness`).  Returns ``True`` when the
+    claim is proved, ``True`` for an ``"undecided"`` cell (it claims nothing), else ``False``.
 
     >>> c = decide_cell("8", "17/2", "1", "1")
     >>> # the same proof moved to Delta = 100, where E(8.5, 100) = 8.9 > 8: the check fails

@@ -113,7 +113,20 @@ def _area(c):
 
 
 def summarise(cells, box_area):
-    """Counts and area fractions (in eps x ln Delta) of the cells by status."""
+    r"""Counts and area fractions of the cells by status, area measured in the :math:`(\varepsilon,\ln\Delta)` plane.
+
+    A cell :math:`[e_0,e_1]\times[d_0,d_1]` has area :math:`(e_1-e_0)\ln(d_1/d_0)` (a side of zero
+    width counts as 1); ``fraction`` is the status's total area over ``box_area`` (rounded to 6
+    places).  Floats, for display only: :func:`check_certificate` checks the tiling exactly.
+
+    >>> cells = [{"eps": ["1", "2"], "sensitivity": ["1", "10"], "status": "private"},
+    ...          {"eps": ["2", "4"], "sensitivity": ["1", "10"], "status": "not private"}]
+    >>> s = summarise(cells, _measure(("1", "4"), ("1", "10")))
+    >>> s["counts"]["private"] + s["counts"]["not private"] == s["cells"] == 2
+    True
+    >>> abs(sum(s["fraction"].values()) - 1) < 1e-6 and s["fraction"]["not private"] == 0.666667   # they tile the box
+    True
+    """
     areas = {s: 0.0 for s in STATUSES}
     counts = {s: 0 for s in STATUSES}
     for c in cells:
@@ -231,7 +244,21 @@ def _check_one(cell):
 
 @dataclass
 class CheckReport:
-    """Result of :func:`check_certificate`: ``ok`` when every claim is re-proved and the cells tile the box."""
+    """Result of :func:`check_certificate`: ``ok`` when every claim about Lemma 3's parameters is
+    re-proved and the cells tile the box.
+
+    ``failed``: indices of the cells whose claim was not re-proved; ``tiling``: ``"ok"`` or why the
+    cells do not tile the box; ``code_matches``: the file's ``code_sha256`` is :func:`code_hash`;
+    ``summary``: :func:`summarise` of the file's cells.
+
+    >>> cell = {"eps": ["1", "2"], "sensitivity": ["1", "1"], "status": "undecided"}   # claims nothing
+    >>> doc = {"format": FORMAT, "box": {"eps": ["1", "3"], "sensitivity": ["1", "1"]}, "cells": [cell, cell]}
+    >>> rep = check_certificate(doc, progress=False)     # every cell passes, but they overlap
+    >>> rep.failed, rep.tiling, rep.ok == (not rep.failed and rep.tiling == "ok")
+    ([], 'cells 0 and 1 overlap', True)
+    >>> rep.ok
+    False
+    """
 
     ok: bool
     cells: int
@@ -271,7 +298,13 @@ def _tiling(doc):
 
 
 def check_certificate(doc, *, workers=1, dask=None, progress=True):
-    r"""Re-prove every cell of a certificate (a dict or a path to the JSON file).
+    r"""Re-prove every cell of a certificate (a dict or a path to the JSON file) about Lemma 3's parameters.
+
+    Each cell is re-proved from its box alone by :func:`arete_proofs.certified.region.check_cell`
+    (private: :math:`\varepsilon^*(\text{lower corner})\le e_0`; not private: a witness
+    :math:`\ln f_A(t)-\ln f_A(t+1)>e_1` at the upper corner), and the cells must tile the box
+    exactly (rational endpoints).  ``workers`` local processes or ``dask`` share the cells.
+    Returns a :class:`CheckReport`; the file's summary and bounds are not trusted.
 
     >>> r = certify_region(("8", "17/2"), ("1", "1"), min_width="1", progress=False)
     >>> r["cells"][0]["eps"] = ["9", "19/2"]; r["cells"][0]["sensitivity"] = ["100", "100"]

@@ -240,7 +240,22 @@ def _engine_log(args):
 
 
 def tail_bound(P, T):
-    r"""Certified upper bound of :math:`\sup_{t \ge T} L(t)` (item 5); ``inf`` if :math:`B` is not yet decreasing."""
+    r"""Certified upper bound of :math:`\sup_{t \ge T} L(t)` (item 5); ``inf`` if :math:`B` is not yet decreasing.
+
+    :math:`\ln(R(\eta T) + B(T))` for the problem ``P`` (the internal ``_Problem`` that
+    :func:`tight_epsilon` and :func:`check_cover` build from the parameters).
+
+    >>> from mpmath import mp
+    >>> P = _Problem(*_parse("0.3", 1, 0, "0.2", 1, 6)[:5], 6, 1)     # alpha, theta, lam, sigma, Delta
+    >>> def L(t):
+    ...     f = [arete_gauss.pdf(x, "0.3", 1, 0, "0.2", digits=8) for x in (t, t + 1)]
+    ...     return mp.log(f[0] / f[1])
+    >>> tb = tail_bound(P, 4)
+    >>> L(8) < L(4) < tb < 1.3 and 1 < tb       # above L on [4, oo) and above its limit Delta/theta = 1
+    True
+    >>> tail_bound(P, "0.1") == mp.inf            # too close to 0: B still increases
+    True
+    """
     a, th, lam, sg, d = P.alpha, P.theta, P.lam, P.sigma, P.shift
     with mp.workdps(30):
         T = mp.mpf(T)

@@ -31,13 +31,38 @@ COLOURS = {"private": "#4c9a5b", "not private": "#c0504d", "undecided": "#d9d9d9
 
 
 def load(path=None):
-    """A certificate as a dict (default: the shipped map ``docs/data/region-map.json``)."""
+    r"""A certificate as a dict (default: the shipped map ``docs/data/region-map.json``) of where Lemma 3's
+    parameters are :math:`\varepsilon`-DP.
+
+    Read only: nothing is re-proved here (``arete certify-region --check`` does that).  Lemma 3
+    claims privacy for :math:`\varepsilon\ge20+4\ln\Delta`, so no cell proved *not* private may
+    reach that line: every such cell has :math:`e_1\le20+4\ln d_0`.
+
+    >>> doc = load()
+    >>> doc["format"], abs(sum(doc["summary"]["fraction"].values()) - 1) < 1e-5   # area fractions sum to 1
+    ('arete-region-certificate/1', True)
+    >>> all(float(Fraction(c["eps"][1])) <= 20 + 4 * math.log(float(Fraction(c["sensitivity"][0])))
+    ...     for c in doc["cells"] if c["status"] == "not private")                # consistent with Lemma 3
+    True
+    """
     with open(path or DATA / "region-map.json", encoding="utf-8") as fh:
         return json.load(fh)
 
 
 def load_table(deltas=TABLE_DELTAS, data=None):
-    """The cells of the shipped one-Delta certificates ``region-delta-<D>.json``, as one dict."""
+    r"""The cells of the shipped one-:math:`\Delta` certificates ``region-delta-<D>.json``, as one dict.
+
+    Each file certifies :math:`\varepsilon\in[1/2,60]` at one sensitivity; :func:`table` lists them.
+    Lemma 3 claims :math:`\varepsilon`-DP for :math:`\varepsilon\ge20+4\ln\Delta`; the certificates
+    prove it on a larger set.
+
+    >>> doc = load_table((1, 100))
+    >>> intervals(doc, 1)["private"]                # at Delta = 1 all of [1/2, 60], beyond Lemma 3's [20, 60]
+    [(0.5, 60.0)]
+    >>> lo, hi = intervals(doc, 100)["private"][-1]  # at Delta = 100 below Lemma 3's 20 + 4 ln 100 = 38.4
+    >>> lo < 20 + 4 * math.log(100) <= hi
+    True
+    """
     cells = []
     for D in deltas:
         cells += load(Path(data or DATA) / f"region-delta-{D:g}.json")["cells"]
