@@ -37,6 +37,7 @@ from .region import PREC, check_cell, decide_cell
 
 __all__ = ["FORMAT", "certify_region", "check_certificate", "CheckReport", "code_hash", "summarise"]
 
+#: The certificate format this module writes and checks (the JSON key ``format``).
 FORMAT = "arete-region-certificate/1"
 STATUSES = ("private", "not private", "undecided")
 _CODE = ("region.py", "epsilon.py", "density.py", "balls.py")  # the code that proves cells

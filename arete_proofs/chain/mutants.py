@@ -44,7 +44,7 @@ _E16 = sp.exp((D_Gamma + Delta) / theta)
 _R16, _R17, _R18 = _b("lemma-16", "ratio").rhs, _b("lemma-17", "ratio").rhs, _b("lemma-18", "ratio").rhs
 _RC1 = _b("claim-1", "near-part").rhs
 
-#: False variants: every one must be refuted.
+#: False variants; every one must be refuted.
 FALSE = [
     _m("16-drop-exp", "lemma-16", "ratio", "refuted", "drop the factor e^{(D_Gamma+Delta)/theta}",
        rhs=_R16.subs(_E16, 1)),
@@ -97,7 +97,7 @@ def _weaken(sid, name, factor):
     return _m(label, sid, name, "holds", f"rhs * {factor}", rhs=b.rhs * k)
 
 
-#: True weakenings: every one must hold (a refutation is a false alarm).
+#: True weakenings; every one must hold (a refutation is a false alarm).
 TRUE = [_weaken(sid, name, f) for sid, name in (
     ("lemma-16", "ratio"), ("lemma-19", "lower"), ("lemma-14", "lower"), ("lemma-3", "privacy-lower"),
     ("lemma-26", "privacy"), ("lemma-28", "monotone"), ("note-2", "gamma"), ("lemma-18", "ratio"),

@@ -2,7 +2,7 @@ r"""User variants of the registry's statements (``arete verify --variant FILE``)
 
 A variant starts from a statement of :mod:`arete_proofs.chain.registry` (its
 hypotheses, substitutions and grids) and changes one bound, e.g. a sharper
-constant in Lemma 16's right-hand side.  A TOML file (read with :mod:`tomllib`)
+constant in Lemma 16's right-hand side.  A TOML file (read with ``tomllib``)
 holds one or more::
 
     [[variant]]
@@ -47,7 +47,7 @@ from .registry import REGISTRY, STATEMENT_IDS, Statement
 
 __all__ = ["NAMES", "VariantError", "Variant", "VariantResult", "parse", "load", "load_text", "check"]
 
-#: The names a variant's expressions may use: the paper's symbols and functions.
+#: The names a variant's expressions may use (the paper's symbols and functions).
 NAMES = {
     **{s.name: s for s in (S.alpha, S.theta, S.lam, S.Delta, S.D_Gamma, S.D_u, S.eps, S.kappa, S.t, S.a,
                            S.h, S.n, S.gamma_sc, S.c_L)},

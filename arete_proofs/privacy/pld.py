@@ -50,7 +50,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 
 __all__ = ["arete_pld", "loss_pmf", "compose", "ETA"]
 
-#: Allowance for the float64 error of the privacy loss: every loss is rounded up from L + ETA.
+#: Allowance for the float64 error of the privacy loss; every loss is rounded up from L + ETA.
 ETA = 1e-9
 
 

@@ -171,7 +171,7 @@ MAX_PRIVACY_DIGITS = 40
 
 @dataclass(frozen=True)
 class TightEpsilon:
-    r"""Result of :func:`tight_epsilon` / the supremum behind :func:`privacy_loss`.
+    r"""Result of :func:`~arete_proofs.privacy.tight.tight_epsilon` / the supremum behind :func:`~arete_proofs.privacy.tight.privacy_loss`.
 
     ``epsilon``: :math:`\sup_t \ln f_A(t)/f_A(t+\Delta)` with ``digits`` significant digits
     (relative error :math:`< 10^{-\text{digits}}`, certified by ``[lower_bound, upper_bound]``;

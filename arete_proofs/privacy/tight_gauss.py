@@ -104,7 +104,7 @@ from ..distributions import arete_gauss, fast_gauss, gamma_gamma
 from . import tight
 from .tight import TightEpsilon
 
-__all__ = ["tight_epsilon", "curvature_bound", "tail_bound", "cell_bound", "check_cover", "TightEpsilon"]
+__all__ = ["tight_epsilon", "curvature_bound", "tail_bound", "cell_bound", "check_cover"]
 
 _GG_DIGITS = 8
 _ETA = mp.mpf("1e-6")
