@@ -82,6 +82,8 @@ class Parameters:
     lam: object
     #: JSON description: the strings as given, or rounded values for --paper-eps.
     report: dict[str, str] = field(default_factory=dict)
+    #: The Gaussian part's sigma (``--sigma``, the string as given); 0 for the paper's Arete.
+    sigma: object = 0
 
 
 #: The one-line error for the old sensitivity flag: ``--delta`` is the delta of
@@ -141,12 +143,83 @@ def add_parameter_options(parser: argparse.ArgumentParser, *, renamed_delta: boo
         add_renamed_delta(parser)
 
 
-def resolve_parameters(args: argparse.Namespace, digits: int, *, sensitivity_for_explicit: bool = False) -> Parameters:
+def add_sigma_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--sigma S``: the Gaussian part N(0, S^2) of Z = X1 - X2 + Y + N (issue 17; default 0).
+
+    Read back by :func:`resolve_parameters` into :attr:`Parameters.sigma`.
+    """
+    parser.add_argument(
+        "--sigma", metavar="S", default=None,
+        help="beyond the paper: add a Gaussian part N(0, S^2), Z = X1 - X2 + Y + N "
+        "(S >= 0, default 0: the paper's Arete; S > 0 needs alpha < 1; --lam 0 allowed with S > 0)",
+    )
+
+
+def _sigma_of(args: argparse.Namespace, digits: int):
+    """``--sigma`` checked (finite, >= 0): the string as given, or 0 when absent or zero."""
+    text = getattr(args, "sigma", None)
+    if text is None:
+        return 0
+    try:
+        with mp.workdps(digits + 10):
+            value = mp.mpf(text.strip())
+    except (TypeError, ValueError):
+        raise UsageError(f"--sigma must be a number >= 0, got {text!r}") from None
+    if mp.isnan(value) or mp.isinf(value) or value < 0:
+        raise UsageError(f"--sigma must be finite and >= 0, got {text!r}")
+    return text if value > 0 else 0
+
+
+def _is_zero(text) -> bool:
+    """Whether a parameter (a decimal string or a number) is exactly 0; False if it does not parse."""
+    try:
+        return mp.mpf(text.strip() if isinstance(text, str) else text) == 0
+    except (TypeError, ValueError):
+        return False
+
+
+def _with_sigma(params: Parameters, args: argparse.Namespace, digits: int, alpha_below_1: bool) -> Parameters:
+    """Attach ``--sigma`` (commands that take it) to ``params``; the report gains "sigma" when S > 0."""
+    if not hasattr(args, "sigma"):
+        return params
+    sigma = _sigma_of(args, digits)
+    if sigma == 0 and _is_zero(params.lam):
+        raise UsageError("--lam and --sigma are both 0: X1 - X2 alone has an infinite density at 0 "
+                         "when alpha <= 1/2; give --lam > 0 or --sigma > 0")
+    if sigma != 0:
+        if alpha_below_1:
+            try:
+                with mp.workdps(digits + 10):
+                    big = mp.mpf(params.alpha.strip() if isinstance(params.alpha, str) else params.alpha) >= 1
+            except (TypeError, ValueError):
+                big = False  # the library names the bad --alpha
+            if big:
+                raise UsageError(f"--alpha must be below 1 with --sigma > 0 (the exact engine), got {params.alpha}")
+        params.sigma = sigma
+        report = {}
+        for k, v in params.report.items():
+            report[k] = v
+            if k == "lam":
+                report["sigma"] = sigma
+        params.report = report
+    return params
+
+
+def resolve_parameters(args: argparse.Namespace, digits: int, *, sensitivity_for_explicit: bool = False,
+                       alpha_below_1: bool = True) -> Parameters:
     """Check the parameter options of ``args`` and return the values to use.
 
     ``sensitivity_for_explicit``: ``--sensitivity`` is also meaningful with ``--alpha/--theta/--lam``
-    (a subcommand that takes the sensitivity, such as ``arete epsilon``).
+    (a subcommand that takes the sensitivity, such as ``arete epsilon``).  A subcommand with
+    ``--sigma`` (:func:`add_sigma_option`) gets it checked into :attr:`Parameters.sigma`
+    (``alpha_below_1``: S > 0 needs alpha < 1, as the exact engine
+    :mod:`arete_proofs.distributions.arete_gauss` does; the sampler does not).
     """
+    params = _resolve_parameters(args, digits, sensitivity_for_explicit)
+    return _with_sigma(params, args, digits, alpha_below_1)
+
+
+def _resolve_parameters(args: argparse.Namespace, digits: int, sensitivity_for_explicit: bool) -> Parameters:
     explicit = {name: getattr(args, name) for name in ("alpha", "theta", "lam")}
     given = [f"--{name}" for name, value in explicit.items() if value is not None]
     if args.paper_eps is not None:
@@ -261,14 +334,18 @@ def format_bound(x, digits: int, *, upward: bool) -> str:
 def tight_epsilon_of(args: argparse.Namespace, digits: int):
     """The tight epsilon of the parameters in ``args`` at ``digits`` digits: ``(Parameters, sensitivity, TightEpsilon)``.
 
-    ``args`` carries ``alpha/theta/lam/paper_eps/sensitivity`` as :func:`resolve_parameters`
-    reads them (``sensitivity`` None means 1).  ``arete epsilon`` and ``arete simulate`` both
+    ``args`` carries ``alpha/theta/lam/paper_eps/sensitivity`` (and, for ``arete epsilon``,
+    ``sigma``) as :func:`resolve_parameters` reads them (``sensitivity`` None means 1); with
+    ``--sigma S > 0`` the tight epsilon is :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.  ``arete epsilon`` and ``arete simulate`` both
     call this, so they print the same digits for the same parameters.
     """
-    from ..privacy import tight
+    from ..privacy import tight, tight_gauss
 
     params = resolve_parameters(args, digits + 10, sensitivity_for_explicit=True)
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"
+    if params.sigma != 0:
+        return params, sensitivity, tight_gauss.tight_epsilon(params.alpha, params.theta, params.lam, params.sigma,
+                                                              sensitivity, digits=digits)
     return params, sensitivity, tight.tight_epsilon(params.alpha, params.theta, params.lam, sensitivity,
                                                     digits=digits)
 

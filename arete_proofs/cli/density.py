@@ -1,5 +1,8 @@
 """``arete density``: the density (or CDF) of Arete(alpha, theta, lam) at given points.
 
+With ``--sigma S > 0`` the density (or CDF) of Z = X1 - X2 + Y + N, N ~ N(0, S^2)
+(:mod:`arete_proofs.distributions.arete_gauss`, beyond the paper); ``--sigma 0`` is the
+paper's Arete, the same output as without the flag.
 With ``--certified``, arb balls that provably contain the density
 (:mod:`arete_proofs.certified.density`).  Shared options and the registry:
 :mod:`arete_proofs.cli._common`.
@@ -17,6 +20,7 @@ from ._common import (
     add_digits_option,
     add_output_options,
     add_parameter_options,
+    add_sigma_option,
     command,
     format_bound,
     format_value,
@@ -53,26 +57,37 @@ Prints one line per point: the point as given, then the value.  Examples:
     arete density --paper-eps 20 --digits 30 --cdf 0 1
     arete density --paper-eps 20 --json 0.5
     arete density --alpha 0.5 --theta 2 --lam 0.5 --certified 0 1
+    arete density --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054 0 0.5
+
+--sigma S adds a Gaussian part N(0, S^2) (beyond the paper, S > 0 needs alpha < 1;
+--lam 0 is allowed then); not with --certified yet.
 """,
-    options=(add_parameter_options, add_digits_option, add_output_options, _density_arguments),
+    options=(add_parameter_options, add_sigma_option, add_digits_option, add_output_options,
+             _density_arguments),
 )
 def density(args: argparse.Namespace) -> int:
     """``arete density``: print f_A(t) (or the CDF) at each point."""
-    from ..distributions import arete
+    from ..distributions import arete, arete_gauss
 
     digits = args.digits
     params = resolve_parameters(args, digits)
     if args.certified:
+        if params.sigma != 0:
+            raise UsageError("--certified densities do not take --sigma yet (give --sigma 0 or drop --certified)")
         return _certified_density(args, params, digits)
     quantity = "cdf" if args.cdf else "pdf"
-    fn = arete.cdf if args.cdf else arete.pdf
-    values = fn(list(args.points), params.alpha, params.theta, params.lam, digits=digits)
+    if params.sigma != 0:
+        fn = arete_gauss.cdf if args.cdf else arete_gauss.pdf
+        values = fn(list(args.points), params.alpha, params.theta, params.lam, params.sigma, digits=digits)
+    else:
+        fn = arete.cdf if args.cdf else arete.pdf
+        values = fn(list(args.points), params.alpha, params.theta, params.lam, digits=digits)
     texts = [format_value(v, digits) for v in values]
     if args.json:
         doc = {
             "distribution": "arete",
-            **{k: params.report[k] for k in ("alpha", "theta", "lam")},
-            **{k: v for k, v in params.report.items() if k not in ("alpha", "theta", "lam")},
+            **{k: params.report[k] for k in ("alpha", "theta", "lam", "sigma") if k in params.report},
+            **{k: v for k, v in params.report.items() if k not in ("alpha", "theta", "lam", "sigma")},
             "digits": digits,
             "quantity": quantity,
             "points": [{"t": t, "value": v} for t, v in zip(args.points, texts)],

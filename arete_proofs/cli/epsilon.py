@@ -5,6 +5,10 @@ Computed by :func:`arete_proofs.privacy.tight.tight_epsilon` (through
 E|Z| and Var Z are the closed forms :func:`arete_proofs.distributions.arete.mean_abs`
 and :func:`~arete_proofs.distributions.arete.var`.  The ball-arithmetic
 proof of an upper bound is ``arete certify`` (:mod:`arete_proofs.cli.certify`).
+With ``--sigma S > 0`` (beyond the paper: Z = X1 - X2 + Y + N, N ~ N(0, S^2)) the tight
+epsilon is :func:`arete_proofs.privacy.tight_gauss.tight_epsilon` (certified cover, interior
+maximiser) and E|Z|, Var Z are :func:`arete_proofs.distributions.arete_gauss.mean_abs` and
+:func:`~arete_proofs.distributions.arete_gauss.var`.
 Shared options and the registry: :mod:`arete_proofs.cli._common`.
 """
 
@@ -13,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import add_parameter_options, command, format_bound, format_value, tight_epsilon_of
+from ._common import add_parameter_options, add_sigma_option, command, format_bound, format_value, tight_epsilon_of
 
 
 def _epsilon_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +28,8 @@ def _epsilon_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command(
     "epsilon",
-    help="tight epsilon of Arete noise (sup over t of ln f_A(t)/f_A(t + Delta)), E|Z| and Var Z",
+    help="tight epsilon of Arete noise (sup over t of ln f_A(t)/f_A(t + Delta)), E|Z| and Var Z "
+    "(--sigma: with a Gaussian part)",
     description="""\
 Prints the tight privacy parameter of Arete(alpha, theta, lam) noise for queries of
 sensitivity S (--sensitivity, default 1): epsilon = sup_t ln f_A(t)/f_A(t + S) (Section 4.2,
@@ -35,18 +40,30 @@ errors of the noise: mean_abs = E|Z| (exact closed form) and variance = Var Z =
 
     arete epsilon --alpha 0.07559007048913552 --theta 0.6295929433519876 --lam 0.05453349704921005
     arete epsilon --paper-eps 20 --sensitivity 10 --digits 20 --json
+    arete epsilon --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054
+
+--sigma S > 0 adds a Gaussian part N(0, S^2) (beyond the paper; alpha < 1, --lam 0 allowed):
+the supremum is then attained at an interior t_star, found and covered by certified cells
+(about 40 s at 12 digits; lam > 0 with lam < 2 S often ends in a precision error), and
+variance = 2 alpha theta^2 + 2 lam^2 + S^2.
 """,
-    options=(add_parameter_options, _epsilon_arguments),
+    options=(add_parameter_options, add_sigma_option, _epsilon_arguments),
 )
 def epsilon_command(args: argparse.Namespace) -> int:
     """``arete epsilon``: the tight epsilon and its maximiser."""
-    from ..distributions import arete
+    from ..distributions import arete, arete_gauss
 
     params, sensitivity, r = tight_epsilon_of(args, args.digits)
     eps_text = format_value(r.epsilon, args.digits)
     t_text = format_value(r.t_star, min(args.digits, 15))
-    mean_abs = format_value(arete.mean_abs(params.alpha, params.theta, params.lam, digits=args.digits), args.digits)
-    variance = format_value(arete.var(params.alpha, params.theta, params.lam, digits=args.digits), args.digits)
+    if params.sigma != 0:
+        p = (params.alpha, params.theta, params.lam, params.sigma)
+        mean_abs = format_value(arete_gauss.mean_abs(*p, digits=args.digits), args.digits)
+        variance = format_value(arete_gauss.var(*p, digits=args.digits), args.digits)
+    else:
+        mean_abs = format_value(arete.mean_abs(params.alpha, params.theta, params.lam, digits=args.digits),
+                                args.digits)
+        variance = format_value(arete.var(params.alpha, params.theta, params.lam, digits=args.digits), args.digits)
     if args.json:
         doc = {**params.report, "sensitivity": sensitivity, "digits": args.digits, "epsilon": eps_text,
                "t_star": t_text, "attained": r.attained, "method": r.method,

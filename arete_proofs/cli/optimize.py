@@ -6,7 +6,9 @@ lines of ``arete compare``, text and JSON alike, are the
 :meth:`arete_proofs.privacy.errors.ComparisonRow.entries` of each row.  The
 optimizer's ``alpha, theta, lam`` are printed exactly (shortest repr of the float64
 values): they are the parameters whose epsilon was certified, and rounding them
-would change it.  Shared options and the registry: :mod:`arete_proofs.cli._common`.
+would change it.  ``arete optimize --family gauss|both`` (beyond the paper) uses
+:func:`arete_proofs.privacy.optimize_gauss.optimize`.  Shared options and the registry:
+:mod:`arete_proofs.cli._common`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import json
 
 import mpmath
 
-from ._common import UsageError, add_sensitivity_option, command, format_value
+from ._common import UsageError, add_sensitivity_option, command, format_bound, format_value
 
 
 def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> None:
@@ -36,6 +38,12 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
     parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
 
 
+def _family_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--family", choices=("arete", "gauss", "both"), default="arete",
+                        help="noise family (beyond the paper): arete = the paper's noise (default), "
+                        "gauss = X1 - X2 + N(0, sigma^2), both = X1 - X2 + Laplace(lam) + N(0, sigma^2)")
+
+
 def _num(x, digits=12):
     return format_value(x, digits)
 
@@ -51,17 +59,31 @@ epsilon reached, E|Z| and Var Z.  Examples:
 
     arete optimize --epsilon 8
     arete optimize --epsilon 6 --sensitivity 2 --objective variance --json
+    arete optimize --epsilon 8 --family gauss
+
+--family (beyond the paper, arete_proofs.privacy.optimize_gauss): arete (default,
+the paper's noise, lam free), gauss (X1 - X2 + N(0, sigma^2): sigma free, lam = 0) or both
+(lam and sigma free); gauss and both also print sigma and epsilon_upper, the certified upper
+bound of the tight epsilon (<= E), and take a few minutes.
 """,
-    options=(_target_arguments,),
+    options=(_target_arguments, _family_argument),
 )
 def optimize_command(args: argparse.Namespace) -> int:
     """``arete optimize``: the best Arete parameters for a target epsilon."""
-    from ..privacy import errors, optimize
+    from ..privacy import errors, optimize, optimize_gauss
 
     target = args.epsilon if args.epsilon is not None else args.paper_eps
-    o = optimize.optimize(target, args.sensitivity, objective=args.objective)
-    lines = {"alpha": repr(o.alpha), "theta": repr(o.theta), "lam": repr(o.lam),
-             "epsilon": _num(o.epsilon), "mean_abs": _num(o.mean_abs), "variance": _num(o.variance)}
+    if args.family == "arete":
+        o = optimize.optimize(target, args.sensitivity, objective=args.objective)
+        lines = {"alpha": repr(o.alpha), "theta": repr(o.theta), "lam": repr(o.lam),
+                 "epsilon": _num(o.epsilon), "mean_abs": _num(o.mean_abs), "variance": _num(o.variance)}
+        head = {}
+    else:
+        o = optimize_gauss.optimize(target, args.sensitivity, family=args.family, objective=args.objective)
+        lines = {"alpha": repr(o.alpha), "theta": repr(o.theta), "lam": repr(o.lam), "sigma": repr(o.sigma),
+                 "epsilon": _num(o.epsilon), "epsilon_upper": format_bound(o.epsilon_upper, 15, upward=True),
+                 "mean_abs": _num(o.mean_abs), "variance": _num(o.variance)}
+        head = {"family": args.family}
     extra = {}
     if args.paper_eps is not None:
         p = errors.paper_errors(target, args.sensitivity)
@@ -69,8 +91,8 @@ def optimize_command(args: argparse.Namespace) -> int:
         extra.update(paper_mean_abs=_num(p.mean_abs), paper_variance=_num(p.variance),
                      paper_lemma3_applies=str(p.lemma3_applies).lower())
     if args.json:
-        print(json.dumps({"target": target, "sensitivity": args.sensitivity, "objective": args.objective, **lines,
-                          **extra, "seconds": round(o.seconds, 2)}, indent=2))
+        print(json.dumps({"target": target, "sensitivity": args.sensitivity, "objective": args.objective, **head,
+                          **lines, **extra, "seconds": round(o.seconds, 2)}, indent=2))
     else:
         for k, v in {**lines, **extra}.items():
             print(f"{k} {v}")

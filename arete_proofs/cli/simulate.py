@@ -1,6 +1,7 @@
 """``arete simulate`` and ``arete sample``: the n-party distributed sum and Arete draws to a file.
 
-Both use :mod:`arete_proofs.mechanisms` and share :func:`_positive_int`.
+Both use :mod:`arete_proofs.mechanisms` and share :func:`_positive_int`.  ``arete sample``
+takes ``--sigma`` (a Gaussian part, beyond the paper); ``arete simulate`` does not yet.
 Shared options and the registry: :mod:`arete_proofs.cli._common`.
 """
 
@@ -16,6 +17,7 @@ from ._common import (
     UsageError,
     add_parameter_options,
     add_sensitivity_option,
+    add_sigma_option,
     command,
     format_value,
     resolve_parameters,
@@ -146,16 +148,22 @@ not for a production release.  Examples:
 
     arete sample --alpha 0.1 --theta 1 --lam 0.1 --size 100000 --seed 1 --out z.npy
     arete sample --paper-eps 20 --size 10000 --parties 1000 --seed 2 --out shares.npy
+    arete sample --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054 --size 10000 --seed 3 --out g.npy
+
+--sigma S > 0 (beyond the paper) adds N(0, S^2) to each draw (N(0, S^2/N) to each share;
+--lam 0 allowed then); --sigma 0 writes the same file as no flag.
 """,
-    options=(add_parameter_options, _sample_arguments),
+    options=(add_parameter_options, add_sigma_option, _sample_arguments),
 )
 def sample_command(args: argparse.Namespace) -> int:
     """``arete sample``: write draws to a .npy file."""
     from ..mechanisms import sampling
 
-    params = resolve_parameters(args, DEFAULT_DIGITS)
+    # the sampler has no alpha < 1 restriction (only the exact engine has)
+    params = resolve_parameters(args, DEFAULT_DIGITS, alpha_below_1=False)
     # the samplers convert to float64 themselves and refuse a parameter that underflows
-    z = sampling.sample(params.alpha, params.theta, params.lam, args.size, seed=args.seed, parties=args.parties)
+    z = sampling.sample(params.alpha, params.theta, params.lam, args.size, seed=args.seed, parties=args.parties,
+                        **({"sigma": params.sigma} if params.sigma != 0 else {}))
     path = sampling.save_samples(args.out, z)
     print(f"wrote {z.size} draws to {path}")
     return 0

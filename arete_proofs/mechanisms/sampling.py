@@ -9,7 +9,8 @@ seed or ``None`` (fresh OS entropy).  Outputs are float64.  Bad parameters raise
   log-space path for tiny shapes (below);
 * :func:`gamma_gamma` -- :math:`X_1 - X_2`, :math:`X_i \sim \Gamma(\alpha,\theta)` (Definition 7);
 * :func:`laplace` -- :math:`\mathrm{Laplace}(\lambda) = E_1 - E_2`, :math:`E_i \sim \mathrm{Exp}(\lambda)` (Definition 23);
-* :func:`arete` -- :math:`Z = X_1 - X_2 + Y` (Definitions 1 and 9);
+* :func:`arete` -- :math:`Z = X_1 - X_2 + Y` (Definitions 1 and 9; ``sigma=`` adds
+  :math:`N(0,\sigma^2)`, beyond the paper);
 * :func:`staircase` -- :math:`SC(\gamma, \Delta)` at privacy level ``eps`` (Lemma 27),
   Geng and Viswanath's exact sampler;
 * :func:`shares` -- the n-party shares of Lemma 10,
@@ -158,6 +159,18 @@ def _positive(value, name):
     if x <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
     return x
+
+
+def _nonnegative(value, name):
+    x = _real(value, name)
+    if x < 0:
+        raise ValueError(f"{name} must be non-negative, got {value!r}")
+    return x
+
+
+def _sigma(value):
+    """``sigma`` of the Gaussian part: finite and >= 0 (0: none)."""
+    return _nonnegative(value, "sigma")
 
 
 def _unit(value, name):
@@ -322,11 +335,13 @@ def laplace(lam, size=None, rng=None):
     return _finish(_exp_diff(g, lam, (1,) if sz is None else sz), sz)
 
 
-def arete(alpha, theta, lam, size=None, rng=None):
+def arete(alpha, theta, lam, size=None, rng=None, *, sigma=0.0):
     r""":math:`Z = X_1 - X_2 + Y \sim \mathrm{Arete}(\alpha,\theta,\lambda)` (Definitions 1 and 9).
 
     :math:`X_i \sim \Gamma(\alpha,\theta)`, :math:`Y = E_1 - E_2`,
-    :math:`E_i \sim \mathrm{Exp}(\lambda)`, all independent.
+    :math:`E_i \sim \mathrm{Exp}(\lambda)`, all independent.  ``sigma > 0`` (beyond the
+    paper, issue 17) adds :math:`N \sim \mathcal N(0, \sigma^2)`, drawn after the other parts
+    (``sigma = 0`` draws exactly what it drew before), and allows ``lam = 0`` (no Laplace part).
 
     >>> import numpy as np
     >>> z = arete(0.05, 1.0, 0.1, 400_000, 7)
@@ -334,16 +349,24 @@ def arete(alpha, theta, lam, size=None, rng=None):
     >>> se = np.sqrt((12 * 0.05 + 12e-4 + 2 * 0.12**2) / z.size)
     >>> bool(abs(z.var() - 0.12) < 5 * se)
     True
+    >>> # with a Gaussian part: Var Z = 2 alpha theta^2 + 2 lam^2 + sigma^2 = 0.12 + 1
+    >>> z = arete(0.05, 1.0, 0.1, 400_000, 7, sigma=1.0)
+    >>> bool(abs(z.var() - 1.12) < 5 * np.sqrt((12 * 0.05 + 12e-4 + 2 * 1.12**2) / z.size))
+    True
     """
     a = _positive(alpha, "alpha")
     th = _positive(theta, "theta")
-    lam = _positive(lam, "lam")
+    sg = _sigma(sigma)
+    lam = _positive(lam, "lam") if sg == 0 else _nonnegative(lam, "lam")
     sz = _size(size)
     g = generator(rng)
     shape = (1,) if sz is None else sz
     out = _gg(g, a, th, shape)
-    out += g.exponential(lam, shape)
-    out -= g.exponential(lam, shape)
+    if lam > 0:
+        out += g.exponential(lam, shape)
+        out -= g.exponential(lam, shape)
+    if sg > 0:
+        out += g.normal(0.0, sg, shape)
     return _finish(out, sz)
 
 
@@ -397,7 +420,7 @@ def staircase(gamma, Delta, eps, size=None, rng=None):
     return _finish(x, sz)
 
 
-def shares(alpha, theta, lam, n, size=None, rng=None, *, summed=False, parties=None):
+def shares(alpha, theta, lam, n, size=None, rng=None, *, summed=False, parties=None, sigma=0.0):
     r"""n-party noise shares of Lemma 10, :math:`\Gamma(\alpha/n,\theta) - \Gamma(\alpha/n,\theta) + \Gamma(1/n,\lambda) - \Gamma(1/n,\lambda)`.
 
     Lemma 10 (with the additivity of Gamma shapes, Lemma 8): the sum of :math:`n`
@@ -412,6 +435,8 @@ def shares(alpha, theta, lam, n, size=None, rng=None, *, summed=False, parties=N
     Arete only for :math:`m = n` (see :func:`arete_proofs.mechanisms.sum_noise`).
     The summed path generates at most ``2**20`` shares at a time.  For tiny
     shapes :math:`\alpha/n` most shares are exactly 0; see the module docstring.
+    ``sigma > 0`` (beyond the paper, issue 17) adds :math:`\mathcal N(0, \sigma^2/n)` to each
+    share (the n of them sum to :math:`\mathcal N(0,\sigma^2)`) and allows ``lam = 0``.
 
     >>> import numpy as np
     >>> s = shares(0.2, 1.0, 0.1, 1000, 5, 9)
@@ -424,7 +449,8 @@ def shares(alpha, theta, lam, n, size=None, rng=None, *, summed=False, parties=N
     """
     a = _positive(alpha, "alpha")
     th = _positive(theta, "theta")
-    lam = _positive(lam, "lam")
+    sg = _sigma(sigma)
+    lam = _positive(lam, "lam") if sg == 0 else _nonnegative(lam, "lam")
     n = _count(n, "n")
     m = n if parties is None else _count(parties, "parties")
     sz = _size(size)
@@ -436,8 +462,11 @@ def shares(alpha, theta, lam, n, size=None, rng=None, *, summed=False, parties=N
 
     def block(r, c):
         out = _gg(g, a_share, th, (r, c))
-        out += _gamma(g, l_share, lam, (r, c))
-        out -= _gamma(g, l_share, lam, (r, c))
+        if lam > 0:
+            out += _gamma(g, l_share, lam, (r, c))
+            out -= _gamma(g, l_share, lam, (r, c))
+        if sg > 0:
+            out += g.normal(0.0, sg / math.sqrt(n), (r, c))
         return out
 
     if not summed:
@@ -453,10 +482,11 @@ def shares(alpha, theta, lam, n, size=None, rng=None, *, summed=False, parties=N
     return float(acc[0]) if sz is None else acc
 
 
-def sample(alpha, theta, lam, size, seed=None, parties=None):
+def sample(alpha, theta, lam, size, seed=None, parties=None, *, sigma=0.0):
     r"""``size`` float64 draws of :math:`\mathrm{Arete}(\alpha,\theta,\lambda)`; with ``parties`` each is the sum of that many shares (Lemma 10).
 
-    ``seed``: int, Generator or ``None``.  Same seed, same array.
+    ``seed``: int, Generator or ``None``.  Same seed, same array.  ``sigma``: the Gaussian
+    part of :func:`arete` / :func:`shares` (0: none).
 
     >>> import numpy as np
     >>> z = sample(0.1, 1.0, 0.1, 1000, seed=1)
@@ -465,8 +495,8 @@ def sample(alpha, theta, lam, size, seed=None, parties=None):
     """
     n = _count(size, "size", minimum=0)
     if parties is None:
-        return arete(alpha, theta, lam, n, seed)
-    return shares(alpha, theta, lam, parties, n, seed, summed=True)
+        return arete(alpha, theta, lam, n, seed, sigma=sigma)
+    return shares(alpha, theta, lam, parties, n, seed, summed=True, sigma=sigma)
 
 
 def save_samples(path, array):
