@@ -263,12 +263,13 @@ def _figure(pyplot, **kw):
 
 
 def plot_errors(doc=None, *, pyplot=False):
-    """E|Z| against eps (log scale): Laplace, Arete, Gamma + Gaussian, Staircase (the lower bound)."""
+    """Left: E|Z| against eps (log scale) of Laplace, Arete, Gamma + Gaussian and the Staircase (the
+    lower bound); right: Arete's and Gamma + Gaussian's E|Z| divided by the Staircase's (the gap)."""
     doc = load() if doc is None else doc
     rows = sorted(doc["rows"], key=lambda r: float(r["eps"]))
     eps = [float(r["eps"]) for r in rows]
-    fig = _figure(pyplot, figsize=(6.4, 4.2))
-    ax = fig.add_subplot(1, 1, 1)
+    fig = _figure(pyplot, figsize=(9.6, 4.0))
+    ax, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     for key, label, style in (("laplace", "Laplace", "C7s--"), ("arete", "Arete (optimised)", "C0o-"),
                               ("gauss", "Gamma + Gaussian (optimised)", "C3^-"),
                               ("staircase", "Staircase = lower bound (any ε-DP noise)", "k.:")):
@@ -277,7 +278,16 @@ def plot_errors(doc=None, *, pyplot=False):
     ax.set_xlabel("ε  (Δ = 1)")
     ax.set_ylabel("E|Z|")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
+    sc = [float(r["staircase"]["mean_abs"]) for r in rows]
+    for key, label, style in (("arete", "Arete / Staircase", "C0o-"), ("gauss", "Gamma + Gaussian / Staircase", "C3^-")):
+        ax2.plot(eps, [float(r[key]["mean_abs"]) / s for r, s in zip(rows, sc)], style, label=label)
+    ax2.axhline(1, color="k", ls=":", label="lower bound (Staircase)")
+    ax2.set_ylim(0, None)
+    ax2.set_xlabel("ε  (Δ = 1)")
+    ax2.set_ylabel("E|Z| / least E|X| of any ε-DP noise")
+    ax2.grid(True, alpha=0.3)
+    ax2.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
 
