@@ -1,8 +1,9 @@
 """The shipped results of "Beyond the paper" (docs/data/beyond.json): internal consistency, and
 that tampering is caught.  The file is written by ``python -m arete_proofs.walkthrough.beyond``;
-the E|Z| values are recomputed here with ``arete_gauss.mean_abs`` (the Fourier formula of the
-extended noise), a different formula from ``arete.mean_abs`` (Arete rows) and from the
-optimizer's float64 quadrature that chose the parameters."""
+the E|Z| values are recomputed here (``beyond.check``) with ``arete_gauss.mean_abs`` at 6 digits
+and with ``optimize_gauss.mean_abs_float`` (the characteristic-function integral by scipy's
+QUADPACK: a different formula from ``arete.mean_abs``'s closed form that wrote the Arete rows, a
+different integrator from the mpmath tanh-sinh quadrature that wrote the Gamma + Gaussian rows)."""
 
 from __future__ import annotations
 
@@ -88,3 +89,22 @@ def test_loss_curve_peaks_inside(doc):
     assert 0 < k < len(t) - 1                      # interior maximiser, not t = 0 as for Arete
     assert abs(t[k] - ts) < 2 * (t[1] - t[0])      # the float64 curve peaks at the certified t*
     assert abs(L[k] - e) < 1e-6 * e
+
+
+def test_a_wrong_engine_is_caught_by_the_float_integral(doc, monkeypatch):
+    # if the engine that wrote the file were wrong (here: 1% too small), recomputing with the same
+    # engine would agree with the file; the independent float64 integral does not
+    from arete_proofs.distributions import arete_gauss
+
+    bad = copy.deepcopy(doc)
+    i = _row(bad, 8.0)
+    g = bad["rows"][i]["gauss"]
+    g["mean_abs"] = repr(float(g["mean_abs"]) * 0.99)
+    bad["rows"][i]["gain_percent"] = round(beyond.gain_percent(bad["rows"][i]), 3)
+    bad["rows"][i]["gauss_over_staircase"] = round(
+        float(g["mean_abs"]) / float(bad["rows"][i]["staircase"]["mean_abs"]), 4)
+    real = arete_gauss.mean_abs
+    monkeypatch.setattr(arete_gauss, "mean_abs",   # wrong only with a Gaussian part (sigma = a[3] > 0)
+                        lambda *a, **k: real(*a, **k) * (0.99 if float(a[3]) > 0 else 1))
+    with pytest.raises(ValueError, match="float64 Fourier integral"):
+        beyond.check(bad, digits=6, rows={i})
