@@ -1,0 +1,379 @@
+r"""Beyond the paper: a Gaussian part in place of Arete's Laplace part (issue 17), the docs' data.
+
+For each :math:`\varepsilon` (:math:`\Delta = 1`) one row compares the least :math:`E|Z|` at
+certified tight :math:`\varepsilon^* \le \varepsilon` of
+
+* **Arete** :math:`X_1 - X_2 + \mathrm{Laplace}(\lambda)` (the paper's noise; parameters from
+  :data:`arete_proofs.walkthrough.figures.STORED_OPTIMA` where stored, else
+  ``optimize_gauss.optimize(family="arete")``), with its tight epsilon recomputed;
+* **Gamma + Gaussian** :math:`X_1 - X_2 + N(0,\sigma^2)` (``optimize_gauss.optimize(family="gauss")``,
+  certified by ``tight_gauss.tight_epsilon``);
+* **Laplace** (:math:`E|X| = \Delta/\varepsilon`, Lemma 26) and the **Staircase** at its
+  :math:`E|X|`-optimal :math:`\gamma` (Lemma 27).  By Geng & Viswanath (IEEE Trans. Inf. Theory
+  62(2), 2016, Theorem 4) the Staircase is optimal for the cost :math:`|x|` among *all*
+  :math:`\varepsilon`-DP additive noise in one dimension, so its :math:`E|X|` is a lower bound
+  for every row.
+
+Optimising takes minutes per :math:`\varepsilon`, so :func:`compute` runs once
+(``python -m arete_proofs.walkthrough.beyond --eps 4 6 8 --workers 2 --out docs/data/beyond.json``,
+progress on stderr) and the docs read the shipped JSON (:func:`load`), render its table
+(:func:`table_markdown`) and plots (:func:`plot_errors`, :func:`plot_loss_curve`) and re-check one
+row's tight epsilon at low precision (:func:`recheck`).  :func:`check` audits a file's internal
+consistency (recomputed :math:`E|Z|`, :math:`\varepsilon^* \le \varepsilon`, the gains).
+
+>>> row = {"arete": {"mean_abs": "0.05"}, "gauss": {"mean_abs": "0.04"}}
+>>> abs(gain_percent(row) - 20) < 1e-12     # 1 - 0.04/0.05 = 20 %
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from mpmath import mp
+
+__all__ = ["DATA", "START", "compute_row", "compute", "load", "gain_percent", "check", "recheck",
+           "table_markdown", "update_page", "plot_errors", "loss_curve", "plot_loss_curve", "main"]
+
+#: where the shipped results live (``docs/data/beyond.json`` of the source tree)
+DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "beyond.json"
+
+#: issue 17's exploration optima (alpha, theta) of the Gamma + Gaussian family, starts for the search
+START = {6.0: (0.05182, 0.71685), 8.0: (0.014727, 0.85419)}
+
+FORMAT = "arete-beyond/1"
+
+
+def _log(msg):
+    print(f"[beyond] {msg}", file=sys.stderr, flush=True)
+
+
+def _s(x, digits=15):
+    if isinstance(x, float):
+        return repr(x)
+    with mp.workdps(digits + 5):
+        return mp.nstr(mp.mpf(x), digits)
+
+
+def _start(eps, arete_params):
+    """Start of the Gaussian-family search: issue 17's values, else scaled from Arete's optimum."""
+    if eps in START:
+        return START[eps]
+    if arete_params is not None:
+        a, th = float(arete_params[0]), float(arete_params[1])
+        return (0.7 * a, min(1.1 * th, 0.999))
+    return None
+
+
+def compute_row(eps, *, digits=12, workers=1):
+    """One row (a JSON-ready dict) at ``eps``, ``Delta = 1``; minutes per call (progress on stderr)."""
+    from ..privacy import errors, optimize_gauss, tight_gauss
+    from .figures import STORED_OPTIMA
+
+    eps = float(eps)
+    row = {"eps": _s(eps)}
+    t0 = time.perf_counter()
+    stored = STORED_OPTIMA.get(eps)
+    if stored is not None:
+        a, th, lam = stored
+        _log(f"eps {eps:g}: Arete from STORED_OPTIMA, tight epsilon at {digits} digits")
+        r = tight_gauss.tight_epsilon(a, th, lam, 0, 1, digits=digits, workers=workers)
+        e = errors.arete_errors(a, th, lam, digits=digits)
+        up = r.upper_bound if r.upper_bound is not None else r.epsilon
+        row["arete"] = {"alpha": a, "theta": th, "lam": lam, "sigma": "0", "mean_abs": _s(e.mean_abs),
+                        "variance": _s(e.variance), "epsilon": _s(r.epsilon), "epsilon_upper": _s(up),
+                        "source": "STORED_OPTIMA", "seconds": round(time.perf_counter() - t0, 1)}
+    else:
+        _log(f"eps {eps:g}: optimizing Arete")
+        o = optimize_gauss.optimize(eps, 1, family="arete", digits=digits, workers=workers)
+        stored = (o.alpha, o.theta, o.lam)
+        row["arete"] = {"alpha": _s(o.alpha), "theta": _s(o.theta), "lam": _s(o.lam), "sigma": "0",
+                        "mean_abs": _s(o.mean_abs), "variance": _s(o.variance), "epsilon": _s(o.epsilon),
+                        "epsilon_upper": _s(o.epsilon_upper), "source": "optimize",
+                        "seconds": round(time.perf_counter() - t0, 1)}
+    _log(f"eps {eps:g}: Arete E|Z| = {float(row['arete']['mean_abs']):.6g} "
+         f"({time.perf_counter() - t0:.0f} s); optimizing Gamma + Gaussian")
+    t1 = time.perf_counter()
+    o = optimize_gauss.optimize(eps, 1, family="gauss", digits=digits, workers=workers,
+                                start=_start(eps, stored))
+    r = tight_gauss.tight_epsilon(o.alpha, o.theta, o.lam, o.sigma, 1, digits=digits, workers=workers)
+    row["gauss"] = {"alpha": _s(o.alpha), "theta": _s(o.theta), "lam": _s(o.lam), "sigma": _s(o.sigma),
+                    "mean_abs": _s(o.mean_abs), "variance": _s(o.variance), "epsilon": _s(r.epsilon),
+                    "epsilon_upper": _s(r.upper_bound), "t_star": _s(r.t_star),
+                    "source": "optimize", "seconds": round(time.perf_counter() - t1, 1)}
+    lap = errors.laplace_errors(eps, 1, digits=15)
+    sc = errors.staircase_errors(eps, 1, digits=15)
+    row["laplace"] = {"mean_abs": _s(lap.mean_abs)}
+    row["staircase"] = {"mean_abs": _s(sc.mean_abs), "gamma": _s(sc.parameters["gamma_mean_abs"])}
+    row["gain_percent"] = round(gain_percent(row), 3)
+    row["gauss_over_staircase"] = round(float(row["gauss"]["mean_abs"]) / float(row["staircase"]["mean_abs"]), 4)
+    _log(f"eps {eps:g}: Gauss E|Z| = {float(row['gauss']['mean_abs']):.6g}, gain {row['gain_percent']:.2f} %, "
+         f"tight eps <= {float(r.upper_bound):.13g} ({time.perf_counter() - t1:.0f} s)")
+    return row
+
+
+def compute(eps_values, *, digits=12, workers=1, out=None, merge=None):
+    """All rows; with ``out`` the file is (re)written after every row, so a long run keeps its progress.
+
+    ``merge``: an earlier results dict whose rows are kept (rows at the same ``eps`` are replaced);
+    the rows are sorted by ``eps`` and each run's command is listed in ``commands``.
+    """
+    command = ("python -m arete_proofs.walkthrough.beyond --eps "
+               + " ".join(f"{float(e):g}" for e in eps_values) + f" --workers {workers}")
+    doc = {"format": FORMAT, "Delta": "1", "objective": "mean_abs", "digits": digits,
+           "generated": datetime.date.today().isoformat(), "commands": [], "rows": []}
+    if merge is not None:
+        doc["commands"] = list(merge.get("commands", [merge["command"]] if "command" in merge else []))
+        doc["rows"] = [r for r in merge["rows"] if float(r["eps"]) not in {float(e) for e in eps_values}]
+    doc["commands"].append(command)
+    t0 = time.perf_counter()
+    for e in eps_values:
+        try:
+            row = compute_row(e, digits=digits, workers=workers)
+        except (ArithmeticError, ValueError) as err:  # PrecisionError is an ArithmeticError
+            _log(f"eps {float(e):g}: FAILED ({type(err).__name__}: {err}); row left out")
+            doc.setdefault("failed", {})[f"{float(e):g}"] = f"{type(err).__name__}: {err}"
+            continue
+        row["seconds"] = round(time.perf_counter() - t0, 1)
+        t0 = time.perf_counter()
+        doc["rows"] = sorted(doc["rows"] + [row], key=lambda r: float(r["eps"]))
+        if out is not None:
+            Path(out).write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
+
+
+def load(path=None):
+    """The results file as a dict (default: the shipped :data:`DATA`)."""
+    with open(path or DATA) as fh:
+        return json.load(fh)
+
+
+def gain_percent(row):
+    r""":math:`100\,(1 - E|Z|_{\text{gauss}} / E|Z|_{\text{Arete}})`."""
+    return 100 * (1 - float(row["gauss"]["mean_abs"]) / float(row["arete"]["mean_abs"]))
+
+
+def check(doc, *, digits=6, rows=None):
+    r"""Internal consistency of a results file; raises ``ValueError`` naming the row and field.
+
+    For every row: both tight epsilons' upper bounds :math:`\le \varepsilon`; ``gain_percent`` and
+    ``gauss_over_staircase`` agree with the stored errors; Laplace is :math:`1/\varepsilon`.  For the
+    rows with index in ``rows`` (default: all) :math:`E|Z|` is recomputed from the stored
+    parameters twice: with ``arete_gauss.mean_abs`` at ``digits`` (for Arete rows this is the
+    closed form of ``arete.mean_abs`` that wrote the file; for Gamma + Gaussian rows the
+    mpmath tanh-sinh integral that wrote it, at lower precision) and with
+    ``optimize_gauss.mean_abs_float``, :math:`\frac2\pi\int_0^\infty (1-\varphi_Z(u))u^{-2}du` by
+    scipy's QUADPACK (a different formula from Arete's closed form, a different integrator from
+    the engine's).
+    """
+    from ..distributions import arete_gauss
+    from ..privacy import optimize_gauss
+
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"format must be {FORMAT!r}, got {doc.get('format')!r}")
+    tol = 10.0 ** (1 - digits)
+    for i, row in enumerate(doc["rows"]):
+        eps = float(row["eps"])
+        where = f"row eps = {eps:g}"
+        for fam in ("arete", "gauss"):
+            p = row[fam]
+            if not float(p["epsilon_upper"]) <= eps:
+                raise ValueError(f"{where}: {fam} epsilon_upper {p['epsilon_upper']} > eps")
+            if not float(p["epsilon"]) <= float(p["epsilon_upper"]):
+                raise ValueError(f"{where}: {fam} epsilon above its upper bound")
+            if rows is None or i in rows:
+                m = arete_gauss.mean_abs(p["alpha"], p["theta"], p["lam"], p["sigma"], digits=digits)
+                q = optimize_gauss.mean_abs_float(p["alpha"], p["theta"], p["lam"], p["sigma"])
+                for how, v, tl in (("arete_gauss.mean_abs", float(m), tol),
+                                   ("the float64 Fourier integral", q, max(tol, 1e-8))):
+                    if abs(v / float(p["mean_abs"]) - 1) > tl:
+                        raise ValueError(f"{where}: {fam} mean_abs {p['mean_abs']} but the parameters give "
+                                         f"{v:.10g} ({how})")
+        if abs(gain_percent(row) - row["gain_percent"]) > 1e-2:
+            raise ValueError(f"{where}: gain_percent {row['gain_percent']} but the errors give "
+                             f"{gain_percent(row):.3f}")
+        ratio = float(row["gauss"]["mean_abs"]) / float(row["staircase"]["mean_abs"])
+        if abs(ratio - row["gauss_over_staircase"]) > 1e-3:
+            raise ValueError(f"{where}: gauss_over_staircase {row['gauss_over_staircase']} but the errors "
+                             f"give {ratio:.4f}")
+        if abs(float(row["laplace"]["mean_abs"]) * eps - 1) > 1e-12:
+            raise ValueError(f"{where}: Laplace mean_abs is not Delta/eps")
+    return True
+
+
+def recheck(doc=None, eps=8, *, digits=6):
+    """Tight epsilon of the Gamma + Gaussian row at ``eps`` recomputed at ``digits``; raises
+    ``ValueError`` when it exceeds ``eps`` or disagrees with the file (a stale file).  Returns it."""
+    from ..privacy import tight_gauss
+
+    doc = load() if doc is None else doc
+    row = next((r for r in doc["rows"] if float(r["eps"]) == float(eps)), None)
+    if row is None:
+        raise ValueError(f"eps = {eps!r} is not in the results file")
+    p = row["gauss"]
+    r = tight_gauss.tight_epsilon(p["alpha"], p["theta"], p["lam"], p["sigma"], 1, digits=digits)
+    if not r.lower_bound <= float(eps):
+        raise ValueError(f"eps = {eps:g}: the stored Gamma + Gaussian parameters have tight epsilon "
+                         f"{mp.nstr(r.epsilon, digits)} > {eps:g}")
+    if abs(float(r.epsilon) / float(p["epsilon"]) - 1) > 10.0 ** (1 - digits):
+        raise ValueError(f"eps = {eps:g}: tight epsilon {mp.nstr(r.epsilon, digits)} but the file says "
+                         f"{p['epsilon']}")
+    return r
+
+
+def _f(x, n=4):
+    return f"{float(x):.{n}g}"
+
+
+def table_markdown(doc=None):
+    """The docs' table (MyST markdown) of a results file."""
+    doc = load() if doc is None else doc
+    lines = ["| ε | Arete E\\|Z\\| | Gamma + Gaussian E\\|Z\\| | gain | Laplace | Staircase (lower bound) "
+             "| Gauss / Staircase | Arete α, θ, λ; tight ε ≤ | Gauss α, θ, σ; tight ε ≤ |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in doc["rows"]:
+        a, g = r["arete"], r["gauss"]
+        lines.append(
+            f"| {float(r['eps']):g} | {_f(a['mean_abs'], 5)} | {_f(g['mean_abs'], 5)} | "
+            f"{r['gain_percent']:.1f}% | {_f(r['laplace']['mean_abs'], 5)} | {_f(r['staircase']['mean_abs'], 5)} | "
+            f"{r['gauss_over_staircase']:.2f} | {_f(a['alpha'])}, {_f(a['theta'])}, {_f(a['lam'])}; "
+            f"{_f(a['epsilon_upper'], 12)} | {_f(g['alpha'])}, {_f(g['theta'])}, {_f(g['sigma'])}; "
+            f"{_f(g['epsilon_upper'], 12)} |")
+    return "\n".join(lines)
+
+
+def update_page(page, doc=None):
+    """Replace the table between ``<!-- beyond-table -->`` markers of the markdown file ``page``."""
+    import re
+
+    text = Path(page).read_text()
+    new, n = re.subn(r"(<!-- beyond-table -->\n).*?(\n<!-- /beyond-table -->)",
+                     lambda m: m.group(1) + table_markdown(doc) + m.group(2), text, flags=re.S)
+    if n != 1:
+        raise ValueError(f"{page}: expected one <!-- beyond-table --> block, found {n}")
+    Path(page).write_text(new)
+
+
+def _figure(pyplot, **kw):
+    if pyplot:
+        import matplotlib.pyplot as plt
+
+        return plt.figure(**kw)
+    from matplotlib.figure import Figure
+
+    return Figure(**kw)
+
+
+def plot_errors(doc=None, *, pyplot=False):
+    """Left: E|Z| against eps (log scale) of Laplace, Arete, Gamma + Gaussian and the Staircase (the
+    lower bound); right: Arete's and Gamma + Gaussian's E|Z| divided by the Staircase's (the gap)."""
+    doc = load() if doc is None else doc
+    rows = sorted(doc["rows"], key=lambda r: float(r["eps"]))
+    eps = [float(r["eps"]) for r in rows]
+    fig = _figure(pyplot, figsize=(9.6, 4.0))
+    ax, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    for key, label, style in (("laplace", "Laplace", "C7s--"), ("arete", "Arete (optimised)", "C0o-"),
+                              ("gauss", "Gamma + Gaussian (optimised)", "C3^-"),
+                              ("staircase", "Staircase = lower bound (any ε-DP noise)", "k.:")):
+        ax.plot(eps, [float(r[key]["mean_abs"]) for r in rows], style, label=label)
+    ax.set_yscale("log")
+    ax.set_xlabel("ε  (Δ = 1)")
+    ax.set_ylabel("E|Z|")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    sc = [float(r["staircase"]["mean_abs"]) for r in rows]
+    for key, label, style in (("arete", "Arete / Staircase", "C0o-"), ("gauss", "Gamma + Gaussian / Staircase", "C3^-")):
+        ax2.plot(eps, [float(r[key]["mean_abs"]) / s for r, s in zip(rows, sc)], style, label=label)
+    ax2.axhline(1, color="k", ls=":", label="lower bound (Staircase)")
+    ax2.set_ylim(0, None)
+    ax2.set_xlabel("ε  (Δ = 1)")
+    ax2.set_ylabel("E|Z| / least E|X| of any ε-DP noise")
+    ax2.grid(True, alpha=0.3)
+    ax2.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def loss_curve(doc=None, eps=8, *, n=400):
+    r"""``(t, L(t), t_star, epsilon)``: the float64 loss :math:`L(t) = \ln f(t)/f(t+1)` of the
+    Gamma + Gaussian row at ``eps`` (``fast_gauss.logpdf``) on :math:`[0, 4 t^*]`, and the certified
+    maximiser and tight epsilon stored in the file."""
+    import numpy as np
+
+    from ..distributions import fast_gauss
+
+    doc = load() if doc is None else doc
+    row = next(r for r in doc["rows"] if float(r["eps"]) == float(eps))
+    p = row["gauss"]
+    a, th, la, sg = (float(p[k]) for k in ("alpha", "theta", "lam", "sigma"))
+    ts = float(p["t_star"])
+    t = np.linspace(0, 4 * ts, n)
+    L = fast_gauss.logpdf(t, a, th, la, sg) - fast_gauss.logpdf(t + 1, a, th, la, sg)
+    return t, L, ts, float(p["epsilon"])
+
+
+def plot_loss_curve(doc=None, eps=8, *, pyplot=False):
+    """Left: the loss curve of :func:`loss_curve` with the certified maximum marked; right: with
+    Arete's optimum at the same eps (float64, ``fast.logpdf``), whose loss is maximal at t = 0."""
+    from ..distributions import fast
+
+    doc = load() if doc is None else doc
+    t, L, ts, e = loss_curve(doc, eps)
+    p = next(r for r in doc["rows"] if float(r["eps"]) == float(eps))["arete"]
+    a, th, la = (float(p[k]) for k in ("alpha", "theta", "lam"))
+    La = fast.logpdf(t, a, th, la) - fast.logpdf(t + 1, a, th, la)
+    fig = _figure(pyplot, figsize=(8.8, 3.6))
+    ax1, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    for ax in (ax1, ax2):
+        ax.plot(t, L, "C3-", label="Gamma + Gaussian")
+        ax.plot([ts], [e], "ko", label=f"certified t* = {ts:.3g}, ε* = {e:.10g}")
+        ax.axhline(float(eps), color="0.5", lw=0.8, ls="--")
+        ax.set_xlabel("t")
+    ax2.plot(t, La, "C0--", label="Arete (maximal at t = 0)")
+    ax1.set_ylabel("ln f(t)/f(t+1)")
+    ax1.ticklabel_format(axis="y", useOffset=False)
+    ax1.set_title("Gamma + Gaussian, ε = %g" % float(eps), fontsize=9)
+    ax2.set_title("with Arete's optimum at the same ε", fontsize=9)
+    ax1.legend(fontsize=7, loc="lower center")
+    ax2.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def main(argv=None):
+    """Command line: ``python -m arete_proofs.walkthrough.beyond --eps 4 6 8 --workers 2 --out FILE``."""
+    p = argparse.ArgumentParser(prog="python -m arete_proofs.walkthrough.beyond", description=__doc__.split("\n")[0])
+    p.add_argument("--eps", type=float, nargs="+", default=None)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--digits", type=int, default=12)
+    p.add_argument("--out", default=None)
+    p.add_argument("--merge", action="store_true", help="keep the other rows of an existing --out file")
+    p.add_argument("--check", default=None, metavar="FILE", help="audit a results file instead")
+    p.add_argument("--page", default=None, metavar="MD", help="rewrite the table block of this docs page")
+    args = p.parse_args(argv)
+    if args.check:
+        check(load(args.check))
+        print(table_markdown(load(args.check)))
+        if args.page:
+            update_page(args.page, load(args.check))
+        return 0
+    if not args.eps:
+        p.error("give --eps (or --check FILE)")
+    if any(not (math.isfinite(e) and e > 0) for e in args.eps):
+        p.error("eps must be positive")
+    merge = load(args.out) if args.merge and args.out and Path(args.out).exists() else None
+    doc = compute(args.eps, digits=args.digits, workers=args.workers, out=args.out, merge=merge)
+    if args.page:
+        update_page(args.page, doc)
+    print(table_markdown(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
