@@ -60,6 +60,7 @@ MODULES = [
     "walkthrough.region",
     "walkthrough.composition",
     "stats._arete",
+    "stats._arete_gauss",
     "stats._gamma_gamma",
     "stats._staircase",
     "stats._common",

@@ -1,6 +1,6 @@
 r"""The paper's distributions as ``scipy.stats`` distributions (float64).
 
-Three ``scipy.stats.rv_continuous`` instances, used exactly like
+Four ``scipy.stats.rv_continuous`` instances, used exactly like
 ``scipy.stats.norm`` (``pdf``, ``logpdf``, ``cdf``, ``sf``, ``ppf``, ``isf``,
 ``rvs(random_state=...)``, ``stats(moments="mvsk")``, ``moment``, ``entropy``,
 ``interval``, ``median``, freezing, broadcasting, ``loc`` and ``scale``):
@@ -10,7 +10,12 @@ Three ``scipy.stats.rv_continuous`` instances, used exactly like
 * ``gamma_gamma`` -- :math:`X_1 - X_2`, :math:`X_i \sim \Gamma(\alpha, \theta)`
   (Definition 7), shapes ``alpha, theta``;
 * ``staircase`` -- :math:`SC(\gamma, \Delta)` at privacy level :math:`\varepsilon`
-  (Lemma 27), shapes ``gamma, Delta, eps``.
+  (Lemma 27), shapes ``gamma, Delta, eps``;
+* ``arete_gauss`` -- :math:`X_1 - X_2 + Y + N`, Arete plus a Gaussian part
+  :math:`N \sim \mathcal N(0, \sigma^2)` (beyond the paper, issue 17), shapes
+  ``alpha, theta, lam, sigma`` (``lam = 0`` or ``sigma = 0`` drops that part; ``sigma > 0``
+  needs ``alpha < 1``; its float64 path is :mod:`arete_proofs.distributions.fast_gauss`,
+  relative error below ``1e-9``).
 
 **Everything here is float64.**  The densities and distribution functions of
 ``arete`` and ``gamma_gamma`` come from
@@ -26,7 +31,8 @@ not for production privacy).  **Exact values** (any number of correct digits,
 
 ``scale`` follows the scaling laws: ``arete(alpha, theta, lam, scale=c)`` is
 ``arete(alpha, c*theta, c*lam)``, ``gamma_gamma(alpha, theta, scale=c)`` is
-``gamma_gamma(alpha, c*theta)`` and ``staircase(gamma, Delta, eps, scale=c)`` is
+``gamma_gamma(alpha, c*theta)``, ``arete_gauss(alpha, theta, lam, sigma, scale=c)`` is
+``arete_gauss(alpha, c*theta, c*lam, c*sigma)`` and ``staircase(gamma, Delta, eps, scale=c)`` is
 ``staircase(gamma, c*Delta, eps)``.  Fitting (``.fit``) is scipy's generic
 maximum likelihood and is not supported: with ``scale`` the parameters are
 redundant (see ``docs/stats.md``).
@@ -40,7 +46,8 @@ True
 """
 
 from ._arete import arete, arete_gen
+from ._arete_gauss import arete_gauss, arete_gauss_gen
 from ._gamma_gamma import gamma_gamma, gamma_gamma_gen
 from ._staircase import staircase, staircase_gen
 
-__all__ = ["arete", "arete_gen", "gamma_gamma", "gamma_gamma_gen", "staircase", "staircase_gen"]
+__all__ = ["arete", "arete_gauss", "arete_gauss_gen", "arete_gen", "gamma_gamma", "gamma_gamma_gen", "staircase", "staircase_gen"]
