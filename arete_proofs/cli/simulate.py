@@ -1,7 +1,7 @@
 """``arete simulate`` and ``arete sample``: the n-party distributed sum and Arete draws to a file.
 
-Both use :mod:`arete_proofs.mechanisms` and share :func:`_positive_int`.  ``arete sample``
-takes ``--sigma`` (a Gaussian part, beyond the paper); ``arete simulate`` does not yet.
+Both use :mod:`arete_proofs.mechanisms` and share :func:`_positive_int`.  Both take
+``--sigma`` (a Gaussian part, beyond the paper; default 0 gives the same output as no flag).
 Shared options and the registry: :mod:`arete_proofs.cli._common`.
 """
 
@@ -15,6 +15,7 @@ from .._validation import PrecisionError
 from ._common import (
     DEFAULT_DIGITS,
     UsageError,
+    _sigma_of,
     add_parameter_options,
     add_sensitivity_option,
     add_sigma_option,
@@ -55,6 +56,7 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--alpha", metavar="ALPHA", help="Arete alpha (with --theta and --lam; default: Lemma 3's parameters)")
     parser.add_argument("--theta", metavar="THETA", help="Arete theta")
     parser.add_argument("--lam", metavar="LAM", help="Arete lambda")
+    add_sigma_option(parser)
     parser.add_argument("--digits", metavar="D", type=int, default=TIGHT_DIGITS,
                         help=f"significant digits of the tight epsilon, 1..40 (default {TIGHT_DIGITS}); "
                         "every printed digit is certified, the same as 'arete epsilon --digits D'")
@@ -75,6 +77,10 @@ same epsilon, and the tight epsilon of the designed Arete noise to --digits digi
 
     arete simulate --parties 100 --min-parties 80 --epsilon 10 --rounds 2000 --seed 1
     arete simulate --parties 10 --min-parties 10 --epsilon 6 --alpha 0.0756 --theta 0.63 --lam 0.0545 --json
+    arete simulate --parties 10 --min-parties 10 --epsilon 8 --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054
+
+--sigma S > 0 (beyond the paper) adds N(0, S^2/M) to each share, so the designed noise is
+X1 - X2 + Y + N(0, S^2) (--lam 0 allowed then; alpha < 1); --sigma 0 prints the same as no flag.
 """,
     options=(_simulate_arguments,),
 )
@@ -92,12 +98,15 @@ def simulate_command(args: argparse.Namespace) -> int:
     if not 1 <= args.digits <= MAX_PRIVACY_DIGITS:
         raise UsageError(f"--digits must be between 1 and {MAX_PRIVACY_DIGITS}, got {args.digits}")
     kw = dict(params="given", alpha=args.alpha, theta=args.theta, lam=args.lam) if given else {}
+    sigma = _sigma_of(args, args.digits)
+    if sigma:
+        kw["sigma"] = float(sigma)
     result = mechanisms.simulate(args.parties, args.min_parties, args.epsilon, args.rounds,
                                  seed=args.seed, Delta=args.sensitivity, tight=False, **kw)
     # the tight epsilon exactly as 'arete epsilon' computes it (same parameters, same digits)
     same_as_epsilon_command = argparse.Namespace(alpha=args.alpha, theta=args.theta, lam=args.lam,
                                                  paper_eps=None if given else args.epsilon,
-                                                 sensitivity=args.sensitivity)
+                                                 sensitivity=args.sensitivity, sigma=args.sigma)
     p = result["params"]
     try:
         tight = tight_epsilon_of(same_as_epsilon_command, args.digits)[2]
@@ -112,14 +121,16 @@ def simulate_command(args: argparse.Namespace) -> int:
     print(f"parties {result['parties']}  min_parties {result['min_parties']}  eps {args.epsilon}  "
           f"sensitivity {args.sensitivity}  rounds {result['rounds']}  seed {result['seed']}")
     tight_text = p["tight_epsilon"] if p["tight_epsilon"] is not None else p["tight_epsilon_note"]
-    print(f"arete alpha {p['alpha']:.6g}  theta {p['theta']:.6g}  lam {p['lam']:.6g}  "
+    sigma_text = f"  sigma {p['sigma']:.6g}" if "sigma" in p else ""
+    print(f"arete alpha {p['alpha']:.6g}  theta {p['theta']:.6g}  lam {p['lam']:.6g}{sigma_text}  "
           f"({p['source']}; tight epsilon {tight_text})")
     rows = [("noise", "exact E|err|", "empirical E|err|", "exact Var", "empirical Var")]
     for key, label in (("arete", "arete (distributed)"), ("laplace_distributed", "laplace (distributed)"),
                        ("laplace", "laplace (central)"), ("staircase", "staircase (central)")):
         r = result.get(key)
         if r:
-            rows.append((label, f"{r['exact_mean_abs']:.6g}",
+            exact_ma = "n/a" if r["exact_mean_abs"] is None else f"{r['exact_mean_abs']:.6g}"
+            rows.append((label, exact_ma,
                          f"{r['empirical_mean_abs']:.6g} +- {r['empirical_mean_abs_se']:.2g}",
                          f"{r['exact_var']:.6g}", f"{r['empirical_var']:.6g} +- {r['empirical_var_se']:.2g}"))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]

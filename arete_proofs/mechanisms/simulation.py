@@ -18,6 +18,7 @@ import numbers
 
 import numpy as np
 
+from ..distributions import arete_gauss as _ag
 from . import sampling as _s
 from .noise import AreteMechanism, LaplaceMechanism, StaircaseMechanism
 from .shares import _draw_shares, _laplace_sum_noise, sum_noise
@@ -45,8 +46,12 @@ def _empirical(err):
             "empirical_var": v, "empirical_var_se": se_v}
 
 
-def _protocol_errors(g, comps, n_min, parties, rounds, Delta):
-    """Errors ``released - true sum`` of ``rounds`` runs with ``parties`` contributors (values uniform on [0, Delta])."""
+def _protocol_errors(g, comps, n_min, parties, rounds, Delta, share_sd=0.0):
+    r"""Errors ``released - true sum`` of ``rounds`` runs with ``parties`` contributors (values uniform on [0, Delta]).
+
+    ``share_sd > 0`` adds :math:`\mathcal N(0, \text{share\_sd}^2)` to every share, drawn after
+    the Gamma parts (``0`` draws exactly what it drew before).
+    """
     err = np.empty(rounds)
     cols = min(parties, _s._CHUNK)
     step = max(1, _s._CHUNK // cols)
@@ -58,13 +63,16 @@ def _protocol_errors(g, comps, n_min, parties, rounds, Delta):
             shape = (r1 - r0, min(cols, parties - c0))
             x = g.random(shape) * Delta
             truth += x.sum(axis=1)
-            released += (x + _draw_shares(g, comps, n_min, shape)).sum(axis=1)
+            share = _draw_shares(g, comps, n_min, shape)
+            if share_sd > 0:
+                share += g.normal(0.0, share_sd, shape)
+            released += (x + share).sum(axis=1)
         err[r0:r1] = released - truth
     return err
 
 
 def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="paper",
-             alpha=None, theta=None, lam=None, tight=True):
+             alpha=None, theta=None, lam=None, tight=True, sigma=0.0):
     r"""Simulate :func:`~arete_proofs.mechanisms.distributed_sum` ``rounds`` times; compare with exact errors,
     Laplace and Staircase.
 
@@ -76,6 +84,17 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
     ``alpha``, ``theta``, ``lam``.  ``tight=True`` also reports the tight
     :math:`\varepsilon^*` of the designed Arete noise (about a second; ``None`` if
     :mod:`arete_proofs.privacy.tight` is unavailable).
+
+    ``sigma > 0`` (beyond the paper, issue 17) adds :math:`\mathcal N(0, \sigma^2/\text{min\_parties})`
+    to every Arete share, so the designed noise is :math:`X_1 - X_2 + Y + N`,
+    :math:`N \sim \mathcal N(0,\sigma^2)` (``lam = 0`` allowed with ``params='given'``,
+    ``alpha < 1``); the sum of the shares of ``parties`` contributors is
+    :math:`\Gamma\Gamma(k\alpha,\theta) + \Gamma\Gamma(k,\lambda) + \mathcal N(0, k\sigma^2)`,
+    with :math:`\operatorname{Var} = k(2\alpha\theta^2 + 2\lambda^2 + \sigma^2)` and an exact
+    :math:`E|N|` (:func:`arete_proofs.distributions.arete_gauss.mean_abs`) when ``k = 1``
+    or ``lam = 0`` (``None`` otherwise); the tight :math:`\varepsilon^*` is
+    :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.  ``sigma = 0`` (default)
+    gives exactly the draws and numbers of the paper's protocol.
 
     Returns a JSON-serialisable dict: ``params`` (the parameters used and Lemma 3's
     flag), ``arete`` (the distributed Arete sum: exact :math:`E|N|` and
@@ -93,6 +112,11 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
     >>> a = r["arete"]
     >>> a["exact_var"] == 2 * a["designed_var"], abs(a["empirical_var"] - a["exact_var"]) < 5 * a["empirical_var_se"]
     (True, True)
+    >>> # a Gaussian part: Var N = k (2 alpha theta^2 + 2 lam^2 + sigma^2), here k = 1
+    >>> g = simulate(4, 4, 8, 2000, seed=2, params="given", alpha=0.014727, theta=0.85419, lam=0,
+    ...              sigma=0.027054, tight=False)["arete"]
+    >>> g["exact_var"] == 2 * 0.014727 * 0.85419**2 + 0.027054**2, abs(g["empirical_var"] - g["exact_var"]) < 5 * g["empirical_var_se"]
+    (True, True)
     """
     P = _s._count(parties, "parties")
     Q = _s._count(min_parties, "min_parties")
@@ -104,7 +128,9 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
     if seed is not None and not isinstance(seed, np.random.Generator):
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
-    if params == "paper":
+    if _s._sigma(sigma) > 0:
+        pass  # parameters checked by _simulate_gauss (lam = 0 allowed there)
+    elif params == "paper":
         for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
             if x is not None:
                 raise ValueError(f"{name} is only used with params='given'")
@@ -116,6 +142,9 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
         mech = AreteMechanism(e, D, alpha=alpha, theta=theta, lam=lam)
     else:
         raise ValueError(f"params must be 'paper' or 'given', got {params!r}")
+    sg = _s._sigma(sigma)
+    if sg > 0:
+        return _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg)
     g = _s.generator(seed)
 
     noise = sum_noise(P, Q, mech.alpha, mech.theta, mech.lam)
@@ -146,6 +175,72 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
         "params": {"source": mech.params_source, "alpha": mech.alpha, "theta": mech.theta, "lam": mech.lam,
                    "lemma3_applies": mech.lemma3_applies, "tight_epsilon": tight_eps,
                    "tight_epsilon_note": mech.epsilon_note if tight else "not computed (tight=False)"},
+        "arete": are,
+        "laplace_distributed": lap_dist,
+        "laplace": lap_c,
+        "staircase": sc_c,
+    }
+
+
+def _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg):
+    """:func:`simulate` with a Gaussian part ``sg > 0`` in the designed noise (issue 17)."""
+    if params == "paper":
+        for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
+            if x is not None:
+                raise ValueError(f"{name} is only used with params='given'")
+        mech = AreteMechanism(e, D)
+        a, th, lm, source, lemma3 = mech.alpha, mech.theta, mech.lam, mech.params_source, mech.lemma3_applies
+    elif params == "given":
+        for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
+            if x is None:
+                raise ValueError(f"{name} must be given with params='given'")
+        a, th, lm = _s._positive(alpha, "alpha"), _s._positive(theta, "theta"), _s._nonnegative(lam, "lam")
+        source, lemma3 = "given", False
+    else:
+        raise ValueError(f"params must be 'paper' or 'given', got {params!r}")
+    if not a < 1:
+        raise ValueError(f"alpha must be below 1 with sigma > 0, got {alpha!r}")
+    g = _s.generator(seed)
+    k = P / Q
+    comps = [(a, th)] + ([(1.0, lm)] if lm > 0 else [])
+    err = _protocol_errors(g, comps, Q, P, R, D, share_sd=sg / math.sqrt(Q))
+    designed_var = 2 * a * th * th + 2 * lm * lm + sg * sg
+    designed_mean_abs = float(_ag.mean_abs(a, th, lm, sg, digits=15))
+    if P == Q:
+        exact_mean_abs = designed_mean_abs
+    elif lm == 0 and k * a < 1:  # GammaGamma(k alpha, theta) + N(0, k sigma^2)
+        exact_mean_abs = float(_ag.mean_abs(k * a, th, 0, math.sqrt(k) * sg, digits=15))
+    else:
+        exact_mean_abs = None  # GammaGamma(k, lam) is not Laplace for k != 1: no closed form here
+    desc = (f"GammaGamma({k:g} alpha, theta)" + (f" + GammaGamma({k:g}, lam)" if lm > 0 else "")
+            + f" + N(0, {k:g} sigma^2)")
+    are = {"k": k, "sum_distribution": desc, "exact_mean_abs": exact_mean_abs, "exact_var": k * designed_var,
+           "designed_mean_abs": designed_mean_abs, "designed_var": designed_var}
+    are.update(_empirical(err))
+
+    lap = LaplaceMechanism(e, D)
+    lnoise = _laplace_sum_noise(P, Q, lap.lam)
+    lerr = _protocol_errors(g, [(1.0, lap.lam)], Q, P, R, D)
+    lap_dist = {"k": lnoise.k, "sum_distribution": lnoise.description,
+                "exact_mean_abs": lnoise.mean_abs(), "exact_var": lnoise.var()}
+    lap_dist.update(_empirical(lerr))
+    lap_c = {"lam": lap.lam, "exact_mean_abs": lap.expected_abs_error, "exact_var": lap.variance}
+    lap_c.update(_empirical(lap.noise(R, g)))
+    sc = StaircaseMechanism(e, D)
+    sc_c = {"gamma": sc.gamma, "exact_mean_abs": sc.expected_abs_error, "exact_var": sc.variance}
+    sc_c.update(_empirical(sc.noise(R, g)))
+
+    if tight:
+        from ..privacy import tight_gauss
+
+        tight_eps, note = float(tight_gauss.tight_epsilon(a, th, lm, sg, D, digits=8).epsilon), None
+    else:
+        tight_eps, note = None, "not computed (tight=False)"
+    return {
+        "parties": P, "min_parties": Q, "eps": e, "Delta": D, "rounds": R,
+        "seed": seed if not isinstance(seed, np.random.Generator) else None,
+        "params": {"source": source, "alpha": a, "theta": th, "lam": lm, "sigma": sg,
+                   "lemma3_applies": lemma3, "tight_epsilon": tight_eps, "tight_epsilon_note": note},
         "arete": are,
         "laplace_distributed": lap_dist,
         "laplace": lap_c,
