@@ -118,3 +118,18 @@ def test_cache_is_best_effort(tmp_path, monkeypatch):
     monkeypatch.setenv("ARETE_CACHE_DIR", str(tmp_path / "env"))
     assert figures.cache_dir() == tmp_path / "env"
     assert figures.cache_dir(False) is None
+
+
+def test_cache_is_keyed_by_the_code(tmp_path, monkeypatch):
+    # a cached number must not outlive the code that computed it
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"x": len(calls)}
+
+    assert figures._cached("probe", {"a": 1}, compute, tmp_path) == {"x": 1}
+    assert figures._cached("probe", {"a": 1}, compute, tmp_path) == {"x": 1}  # from the cache
+    monkeypatch.setattr(figures, "_code_hash", lambda: "changed-code")
+    assert figures._cached("probe", {"a": 1}, compute, tmp_path) == {"x": 2}  # recomputed
+    assert len(calls) == 2

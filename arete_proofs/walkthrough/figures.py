@@ -27,8 +27,9 @@ create them through ``matplotlib.pyplot`` instead, as Sphinx's ``plot``
 directive (which collects pyplot figures) needs.
 
 **Cache.**  The slow data (privacy-loss curves, tight epsilons, optimiser runs)
-are cached as small JSON files keyed by a hash of the function name, its inputs
-and the package version, in ``$ARETE_CACHE_DIR`` or ``~/.cache/arete_proofs``.
+are cached as small JSON files keyed by a hash of the function name, its inputs,
+the package version and the package's source files (a change of the code that computed
+a number invalidates it), in ``$ARETE_CACHE_DIR`` or ``~/.cache/arete_proofs``.
 ``cache=False`` disables it, ``cache="/some/dir"`` picks a directory.  The cache
 is best effort: an unwritable directory or a corrupt file only means the data
 are recomputed.
@@ -41,6 +42,7 @@ are recomputed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -103,10 +105,22 @@ def cache_dir(cache=True):
     return Path(cache)
 
 
+@functools.lru_cache(maxsize=None)
+def _code_hash():
+    """SHA-256 (first 16 hex digits) of every ``.py`` file of the package, by relative path."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _key(name, inputs):
     from .._version import __version__
 
-    blob = json.dumps({"name": name, "version": __version__, "inputs": inputs}, sort_keys=True, default=str)
+    blob = json.dumps({"name": name, "version": __version__, "code": _code_hash(), "inputs": inputs},
+                      sort_keys=True, default=str)
     return f"{name}-{hashlib.sha256(blob.encode()).hexdigest()[:20]}.json"
 
 
