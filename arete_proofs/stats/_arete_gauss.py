@@ -43,6 +43,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -50,7 +51,13 @@ from scipy.stats import rv_continuous
 
 from ..distributions import fast, fast_gauss
 from ..mechanisms import sampling
-from ._common import entropy_by_quadrature, isf_symmetric, moments_from_cumulants, rvs_per_parameter_set
+from ._common import (
+    entropy_by_quadrature,
+    isf_symmetric,
+    moments_from_cumulants,
+    per_parameter_set,
+    rvs_per_parameter_set,
+)
 
 __all__ = ["arete_gauss", "arete_gauss_gen"]
 
@@ -80,22 +87,12 @@ def _scalar(kind, x, alpha, theta, lam, sigma):
 
 
 def _per_set(kind, x, *params):
-    """``_scalar(kind, ...)`` on the broadcast of ``x`` and the parameters, once per distinct set.
+    """``_scalar(kind, ...)`` once per distinct parameter set (``lam = 0`` and ``sigma = 0`` are valid here)."""
+    return per_parameter_set(functools.partial(_scalar, kind), x, *params, valid=_valid_set)
 
-    Like ``_common.per_parameter_set``, but ``lam = 0`` and ``sigma = 0`` are valid here.
-    """
-    arrays = np.broadcast_arrays(np.asarray(x, dtype=float), *(np.asarray(p, dtype=float) for p in params))
-    xs = arrays[0].reshape(-1)
-    out = np.full(xs.shape, np.nan)
-    if xs.size:
-        table = np.stack([a.reshape(-1) for a in arrays[1:]], axis=1)
-        rows, inverse = np.unique(table, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        for k, row in enumerate(rows):
-            if _valid(*row):
-                sel = inverse == k
-                out[sel] = _scalar(kind, xs[sel], *(float(v) for v in row))
-    return out.reshape(arrays[0].shape)
+
+def _valid_set(params):
+    return bool(_valid(*params))
 
 
 def _lengths(theta, lam, sigma):
@@ -109,21 +106,6 @@ def _isf_one(p, alpha, theta, lam, sigma):
     with np.errstate(divide="ignore"):
         return isf_symmetric(lambda x: np.log(_scalar("sf", x, alpha, theta, lam, sigma)), p,
                              1e-30 * small, (800.0 + 10.0 * alpha) * big)
-
-
-def _isf_per_set(p, *params):
-    arrays = np.broadcast_arrays(np.asarray(p, dtype=float), *(np.asarray(v, dtype=float) for v in params))
-    ps = arrays[0].reshape(-1)
-    out = np.full(ps.shape, np.nan)
-    if ps.size:
-        table = np.stack([a.reshape(-1) for a in arrays[1:]], axis=1)
-        rows, inverse = np.unique(table, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        for k, row in enumerate(rows):
-            if _valid(*row):
-                sel = inverse == k
-                out[sel] = _isf_one(ps[sel], *(float(v) for v in row))
-    return out.reshape(arrays[0].shape)
 
 
 def _draw(alpha, theta, lam, sigma, n, rng):
@@ -188,7 +170,7 @@ class arete_gauss_gen(rv_continuous):
             return np.log(self._sf(x, alpha, theta, lam, sigma))
 
     def _isf(self, p, alpha, theta, lam, sigma):
-        return _isf_per_set(p, alpha, theta, lam, sigma)
+        return per_parameter_set(_isf_one, p, alpha, theta, lam, sigma, valid=_valid_set)
 
     def _ppf(self, q, alpha, theta, lam, sigma):
         return -self._isf(q, alpha, theta, lam, sigma)

@@ -51,7 +51,7 @@ _LN_HUGE = math.log(np.finfo(float).max)
 _FINE_GRID = 256  # from this many roots on, the bracketing grid has spacing 1/16 instead of 1/4
 
 
-def per_parameter_set(func, x, *params):
+def per_parameter_set(func, x, *params, valid=None):
     r"""``func(x, *scalars)`` on the broadcast of ``x`` and ``params``, once per distinct parameter set.
 
     Used for the densities :math:`f_A(t; \alpha, \theta, \lambda)` (Definition 9) and
@@ -60,20 +60,22 @@ def per_parameter_set(func, x, *params):
     :mod:`arete_proofs.distributions.fast` builds its quadrature nodes per
     parameter set and takes scalar parameters; scipy hands ``_pdf`` etc. arrays
     (of size 1 when the parameters are scalars).  The result has the broadcast shape.
-    A parameter set that is not finite and positive gives ``nan`` (scipy hands
-    invalid size-1 parameters to some private methods and discards the result).
+    A parameter set that is not finite and positive (or for which ``valid(params)`` is
+    false, when given) gives ``nan`` (scipy hands invalid size-1 parameters to some private
+    methods and discards the result).
 
     >>> import numpy as np
     >>> # x * a with scalar a: one call; with an array of a: one call per distinct a
     >>> per_parameter_set(lambda x, a: x * a, np.array([1.0, 2.0]), np.array([3.0, 3.0])).tolist()
     [3.0, 6.0]
     """
+    valid = _valid if valid is None else valid
     x = np.asarray(x, dtype=float)
     params = [np.asarray(p, dtype=float) for p in params]
     if all(p.size == 1 for p in params):
         scal = [float(p.reshape(-1)[0]) for p in params]
         shape = np.broadcast_shapes(x.shape, *(p.shape for p in params))
-        if not _valid(scal):
+        if not valid(scal):
             return np.full(shape, np.nan)
         return np.broadcast_to(np.asarray(func(x, *scal), dtype=float), shape).copy()
     arrays = np.broadcast_arrays(x, *params)
@@ -85,7 +87,7 @@ def per_parameter_set(func, x, *params):
         inverse = inverse.reshape(-1)
         for k, row in enumerate(rows):
             sel = inverse == k
-            out[sel] = func(xs[sel], *(float(v) for v in row)) if _valid(row) else np.nan
+            out[sel] = func(xs[sel], *(float(v) for v in row)) if valid(row) else np.nan
     return out.reshape(arrays[0].shape)
 
 
