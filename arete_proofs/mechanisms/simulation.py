@@ -128,23 +128,20 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
     if seed is not None and not isinstance(seed, np.random.Generator):
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
-    if _s._sigma(sigma) > 0:
-        pass  # parameters checked by _simulate_gauss (lam = 0 allowed there)
-    elif params == "paper":
+    sg = _s._sigma(sigma)
+    if params == "paper":
         for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
             if x is not None:
                 raise ValueError(f"{name} is only used with params='given'")
-        mech = AreteMechanism(e, D)
     elif params == "given":
         for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
             if x is None:
                 raise ValueError(f"{name} must be given with params='given'")
-        mech = AreteMechanism(e, D, alpha=alpha, theta=theta, lam=lam)
     else:
         raise ValueError(f"params must be 'paper' or 'given', got {params!r}")
-    sg = _s._sigma(sigma)
     if sg > 0:
         return _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg)
+    mech = AreteMechanism(e, D) if params == "paper" else AreteMechanism(e, D, alpha=alpha, theta=theta, lam=lam)
     g = _s.generator(seed)
 
     noise = sum_noise(P, Q, mech.alpha, mech.theta, mech.lam)
@@ -155,19 +152,7 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
            "designed_mean_abs": mech.expected_abs_error, "designed_var": mech.variance}
     are.update(_empirical(err))
 
-    lap = LaplaceMechanism(e, D)
-    lnoise = _laplace_sum_noise(P, Q, lap.lam)
-    lerr = _protocol_errors(g, [(1.0, lap.lam)], Q, P, R, D)
-    lap_dist = {"k": lnoise.k, "sum_distribution": lnoise.description,
-                "exact_mean_abs": lnoise.mean_abs(), "exact_var": lnoise.var()}
-    lap_dist.update(_empirical(lerr))
-
-    lap_c = {"lam": lap.lam, "exact_mean_abs": lap.expected_abs_error, "exact_var": lap.variance}
-    lap_c.update(_empirical(lap.noise(R, g)))
-    sc = StaircaseMechanism(e, D)
-    sc_c = {"gamma": sc.gamma, "exact_mean_abs": sc.expected_abs_error, "exact_var": sc.variance}
-    sc_c.update(_empirical(sc.noise(R, g)))
-
+    baselines = _baselines(g, P, Q, R, e, D)
     tight_eps = mech.epsilon if tight else None
     return {
         "parties": P, "min_parties": Q, "eps": e, "Delta": D, "rounds": R,
@@ -176,28 +161,34 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
                    "lemma3_applies": mech.lemma3_applies, "tight_epsilon": tight_eps,
                    "tight_epsilon_note": mech.epsilon_note if tight else "not computed (tight=False)"},
         "arete": are,
-        "laplace_distributed": lap_dist,
-        "laplace": lap_c,
-        "staircase": sc_c,
+        **baselines,
     }
 
 
+def _baselines(g, P, Q, R, e, D):
+    """The comparison rows of :func:`simulate`: Laplace shares in the same protocol, central Laplace and Staircase."""
+    lap = LaplaceMechanism(e, D)
+    lnoise = _laplace_sum_noise(P, Q, lap.lam)
+    lerr = _protocol_errors(g, [(1.0, lap.lam)], Q, P, R, D)
+    lap_dist = {"k": lnoise.k, "sum_distribution": lnoise.description,
+                "exact_mean_abs": lnoise.mean_abs(), "exact_var": lnoise.var()}
+    lap_dist.update(_empirical(lerr))
+    lap_c = {"lam": lap.lam, "exact_mean_abs": lap.expected_abs_error, "exact_var": lap.variance}
+    lap_c.update(_empirical(lap.noise(R, g)))
+    sc = StaircaseMechanism(e, D)
+    sc_c = {"gamma": sc.gamma, "exact_mean_abs": sc.expected_abs_error, "exact_var": sc.variance}
+    sc_c.update(_empirical(sc.noise(R, g)))
+    return {"laplace_distributed": lap_dist, "laplace": lap_c, "staircase": sc_c}
+
+
 def _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg):
-    """:func:`simulate` with a Gaussian part ``sg > 0`` in the designed noise (issue 17)."""
+    """:func:`simulate` with a Gaussian part ``sg > 0`` in the designed noise (issue 17); ``params`` checked."""
     if params == "paper":
-        for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
-            if x is not None:
-                raise ValueError(f"{name} is only used with params='given'")
         mech = AreteMechanism(e, D)
         a, th, lm, source, lemma3 = mech.alpha, mech.theta, mech.lam, mech.params_source, mech.lemma3_applies
-    elif params == "given":
-        for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
-            if x is None:
-                raise ValueError(f"{name} must be given with params='given'")
+    else:  # "given": lam = 0 is allowed with a Gaussian part
         a, th, lm = _s._positive(alpha, "alpha"), _s._positive(theta, "theta"), _s._nonnegative(lam, "lam")
         source, lemma3 = "given", False
-    else:
-        raise ValueError(f"params must be 'paper' or 'given', got {params!r}")
     if not a < 1:
         raise ValueError(f"alpha must be below 1 with sigma > 0, got {alpha!r}")
     g = _s.generator(seed)
@@ -218,18 +209,7 @@ def _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg):
            "designed_mean_abs": designed_mean_abs, "designed_var": designed_var}
     are.update(_empirical(err))
 
-    lap = LaplaceMechanism(e, D)
-    lnoise = _laplace_sum_noise(P, Q, lap.lam)
-    lerr = _protocol_errors(g, [(1.0, lap.lam)], Q, P, R, D)
-    lap_dist = {"k": lnoise.k, "sum_distribution": lnoise.description,
-                "exact_mean_abs": lnoise.mean_abs(), "exact_var": lnoise.var()}
-    lap_dist.update(_empirical(lerr))
-    lap_c = {"lam": lap.lam, "exact_mean_abs": lap.expected_abs_error, "exact_var": lap.variance}
-    lap_c.update(_empirical(lap.noise(R, g)))
-    sc = StaircaseMechanism(e, D)
-    sc_c = {"gamma": sc.gamma, "exact_mean_abs": sc.expected_abs_error, "exact_var": sc.variance}
-    sc_c.update(_empirical(sc.noise(R, g)))
-
+    baselines = _baselines(g, P, Q, R, e, D)
     if tight:
         from ..privacy import tight_gauss
 
@@ -242,9 +222,7 @@ def _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg):
         "params": {"source": source, "alpha": a, "theta": th, "lam": lm, "sigma": sg,
                    "lemma3_applies": lemma3, "tight_epsilon": tight_eps, "tight_epsilon_note": note},
         "arete": are,
-        "laplace_distributed": lap_dist,
-        "laplace": lap_c,
-        "staircase": sc_c,
+        **baselines,
     }
 
 
