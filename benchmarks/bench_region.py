@@ -7,8 +7,10 @@ local worker processes and (``--dask``) on a 2-worker Dask LocalCluster, then
 
 Usage::
 
-    python benchmarks/bench_region.py [--eps 4 12] [--sensitivity 10 100] [--min-width 0.5]
-                                      [--runs 1 2 dask] [--json out.json]
+    python benchmarks/bench_region.py [--eps 4 12] [--sensitivity 10 100] [--min-width 1/64]
+                                      [--max-gap 0.1] [--runs 1 2 dask] [--json out.json]
+
+The issue's scale target is the full box: ``--eps 0.5 60 --sensitivity 0.1 10000``.
 
 Needs the extra ``certified`` (python-flint); ``dask`` needs the extra ``dask``.
 Progress to stderr, a table to stdout.
@@ -26,7 +28,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--eps", nargs=2, default=["4", "12"])
     ap.add_argument("--sensitivity", nargs=2, default=["10", "100"])
-    ap.add_argument("--min-width", default="0.5")
+    ap.add_argument("--min-width", default="1/64")
+    ap.add_argument("--max-gap", default="0.1")
     ap.add_argument("--runs", nargs="+", default=["1", "2", "dask"], help="worker counts, or 'dask'")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
@@ -41,10 +44,12 @@ def main(argv=None):
             from dask.distributed import Client, LocalCluster
 
             with LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster, Client(cluster) as client:
-                doc = certify_region(args.eps, args.sensitivity, min_width=args.min_width, dask=client,
+                doc = certify_region(args.eps, args.sensitivity, min_width=args.min_width, max_gap=args.max_gap,
+                                     dask=client,
                                      progress=True)
         else:
-            doc = certify_region(args.eps, args.sensitivity, min_width=args.min_width, workers=int(run),
+            doc = certify_region(args.eps, args.sensitivity, min_width=args.min_width, max_gap=args.max_gap,
+                                 workers=int(run),
                                  progress=True)
         made = time.perf_counter() - t0
         t1 = time.perf_counter()
@@ -61,7 +66,8 @@ def main(argv=None):
               f"{'ok' if r['check_ok'] else 'FAILED'} |")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"box": {"eps": args.eps, "sensitivity": args.sensitivity, "min_width": args.min_width},
+            json.dump({"box": {"eps": args.eps, "sensitivity": args.sensitivity, "min_width": args.min_width,
+                               "max_gap": args.max_gap},
                        "rows": rows}, fh, indent=1)
 
 

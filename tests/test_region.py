@@ -121,17 +121,37 @@ def test_check_rejects_a_broken_tiling(small_cert):
     assert "overlap" in M._tiling(dict(doc, cells=overlapping))
 
 
-def test_split_halves_the_longer_side():
-    kids = M._split(Fraction(0), Fraction(4), Fraction(1), Fraction(2), Fraction(1, 10))
-    assert kids == [(0, 2, 1, 2), (2, 4, 1, 2)]
-    kids = M._split(Fraction(0), Fraction(1, 10), Fraction(1), Fraction(100), Fraction(1, 10))
-    assert len(kids) == 2 and 9.99 < float(kids[0][3]) < 10.01
-    assert M._split(Fraction(0), Fraction(1, 10), Fraction(1), Fraction(1), Fraction(1, 10)) is None
-    # the hint wins when that side may still be halved
-    kids = M._split(Fraction(0), Fraction(4), Fraction(1), Fraction(2), Fraction(1, 10), "sensitivity")
-    assert kids[0][:2] == (0, 4) and kids[0][3] < 2
-    kids = M._split(Fraction(0), Fraction(4), Fraction(1), Fraction(1), Fraction(1, 10), "sensitivity")
-    assert kids == [(0, 2, 1, 1), (2, 4, 1, 1)]
+def test_children_cut_open_strips_by_their_gap():
+    F = Fraction
+    # an open part 0.5 wide in ln Delta with max_gap 0.1: ceil(1.5 * 5) = 8 strips
+    kids = M._children(F(0), F(1, 4), F(1), F(math.exp(0.5)), F(1, 64), F(1, 10))
+    assert len(kids) == 8 and kids[0] == (0, F(1, 32), 1, F(math.exp(0.5))) and kids[-1][1] == F(1, 4)
+    # narrow enough: final; but a wide strip is cut while its undecided area exceeds max_gap / 4
+    assert M._children(F(0), F(1, 4), F(1), F(1.05), F(1, 64), F(1, 10)) is None
+    assert len(M._children(F(0), F(4), F(1), F(1.05), F(1, 64), F(1, 10))) == 12
+    # one Delta: halves, down to min_width
+    assert M._children(F(0), F(1), F(3), F(3), F(1, 4), F(1, 10)) == [(0, F(1, 2), 3, 3), (F(1, 2), 1, 3, 3)]
+    assert M._children(F(0), F(1, 4), F(3), F(3), F(1, 4), F(1, 10)) is None
+    # never narrower than min_width: a wide gap with little width left gives fewer pieces
+    kids = M._children(F(0), F(1, 10), F(1), F(100), F(1, 32), F(1, 10))
+    assert len(kids) == 3 and all(k[1] - k[0] >= F(1, 32) for k in kids)
+
+
+def test_strips_are_private_below_and_not_private_above():
+    # E(eps, Delta) is non-decreasing in Delta: in every strip the private cell lies below the open
+    # part, which lies below the not-private cell; the float guide agrees on either side
+    r = M.certify_region(("19", "21"), ("100", "1000"), min_width="1/4", max_gap="0.2", progress=False)
+    assert M._tiling(r) == "ok" and r["summary"]["counts"]["private"] >= 1
+    for c in r["cells"]:
+        e0, e1 = (float(Fraction(x)) for x in c["eps"])
+        d0, d1 = (float(Fraction(x)) for x in c["sensitivity"])
+        if c["status"] == "private":
+            assert R._E(e1, math.log(d1)) < e0
+        elif c["status"] == "not private":
+            assert R._E(e0, math.log(d0)) > e1
+        else:   # undecided: at most max_gap wide in ln Delta unless the strip reached min_width
+            assert math.log(d1 / d0) <= 0.2 or e1 - e0 < 0.5
+    assert M.check_certificate(r, progress=False).ok
 
 
 def test_cli_exit_codes(tmp_path, capsys):

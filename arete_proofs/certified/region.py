@@ -55,10 +55,10 @@ from fractions import Fraction
 
 from .._validation import PrecisionError
 from .density import CertifiedDensity, _arb, exact_parameter, gg_pdf_ball
-from .epsilon import _Ell, _cell_upper, _down, _initial_points, _split, _up, tail_bound
+from .epsilon import _Ell, _cell_upper, _down, _split, _up, tail_bound
 
 __all__ = ["corners", "prove_private", "check_private", "find_witness", "check_witness", "decide_cell",
-           "check_cell", "PREC"]
+           "decide_strip", "check_cell", "PREC"]
 
 #: working precision (bits) of every ball of the region certificates
 PREC = 64
@@ -124,6 +124,19 @@ def _fgg(a, th):
         return cache[x]
 
     return fgg
+
+
+def _initial_points(theta, T):
+    """A coarse first cover of [0, T] (12-15 points; prove_private refines it where the bound is
+    above the level): the region's proofs have a margin, unlike certify_epsilon's, and a coarse
+    cover halves the cost of a proof and of its check."""
+    pts = [0.0] + [theta * 10.0 ** -k for k in (300, 30, 8, 3, 1)]
+    x = 0.3 * theta
+    while x < T:
+        pts.append(x)
+        x *= 4
+    pts.append(T)
+    return sorted(set(p for p in pts if p <= T))
 
 
 def _lipschitz(la, level):
@@ -303,6 +316,28 @@ def _cell_params(e0, e1, d0, d1):
     return b, lo, hi
 
 
+def _cell_record(e0, e1, d0, d1):
+    b, lo, hi = _cell_params(e0, e1, d0, d1)
+    return {"eps": [str(e0), str(e1)], "sensitivity": [str(d0), str(d1)],
+            "params": {k: [repr(float(v[0])), repr(float(v[1]))] for k, v in b.items()}}, lo, hi
+
+
+def _try_private(e0, e1, d0, d1, max_seconds):
+    """The cell [e0,e1] x [d0,d1] proved private (a record), or None."""
+    out, lo, _ = _cell_record(e0, e1, d0, d1)
+    p = prove_private(*lo, e0, max_seconds=max_seconds)
+    if p is None:
+        return None
+    return dict(out, status="private", bound=p.pop("bound"), proof=p)
+
+
+def _try_not_private(e0, e1, d0, d1):
+    """The cell [e0,e1] x [d0,d1] proved not private (a record), or None."""
+    out, _, hi = _cell_record(e0, e1, d0, d1)
+    w = find_witness(*hi, e1)
+    return None if w is None else dict(out, status="not private", witness=w)
+
+
 def decide_cell(e0, e1, d0, d1, *, max_seconds=60):
     r"""Try to prove the cell :math:`[e_0,e_1]\times[d_0,d_1]` private or not private.
 
@@ -318,39 +353,144 @@ def decide_cell(e0, e1, d0, d1, *, max_seconds=60):
     e0q, e1q, d0q, d1q = (_q(v, n) for v, n in ((e0, "eps"), (e1, "eps"), (d0, "sensitivity"),
                                                  (d1, "sensitivity")))
     t0 = time.perf_counter()
-    b, lo, hi = _cell_params(e0q, e1q, d0q, d1q)
-    est_lo, est_hi = _estimate(lo), _estimate(hi)
-    out = {"eps": [str(e0q), str(e1q)], "sensitivity": [str(d0q), str(d1q)],
-           "params": {k: [repr(float(v[0])), repr(float(v[1]))] for k, v in b.items()},
-           "estimate": [est_lo, est_hi], "status": "open"}
+    out, lo, hi = _cell_record(e0q, e1q, d0q, d1q)
+    est = [_estimate(lo), _estimate(hi)]
+    out.update(estimate=est, status="open")
     margin = 1e-6 * max(1.0, float(e1q))
-    if est_lo <= float(e0q) - margin or _lipschitz(lo[2], e0q):
-        p = prove_private(*lo, e0q, max_seconds=max_seconds)
-        if p is not None:
-            out.update(status="private", bound=p.pop("bound"), proof=p)
-    if out["status"] == "open" and est_hi >= float(e1q) + margin:
-        w = find_witness(*hi, e1q)
-        if w is not None:
-            out.update(status="not private", witness=w)
-    if out["status"] == "open":
-        out["split_hint"] = _split_hint(e0q, e1q, d0q, d1q, est_lo, est_hi)
+    if est[0] <= float(e0q) - margin or _lipschitz(lo[2], e0q):
+        out = dict(_try_private(e0q, e1q, d0q, d1q, max_seconds) or out, estimate=est)
+    if out["status"] == "open" and est[1] >= float(e1q) + margin:
+        out = dict(_try_not_private(e0q, e1q, d0q, d1q) or out, estimate=est)
     out["seconds"] = round(time.perf_counter() - t0, 3)
     return out
 
 
-def _split_hint(e0, e1, d0, d1, est_lo, est_hi):
-    """Which side to halve (a float heuristic, not part of any proof): the one along which the
-    margin E - eps varies more across the cell, from E at the two other corners."""
-    def E(e, d):
-        e = float(e)
-        return _estimate((math.exp(-e / 4), 4 / e, math.exp(-e / 4) / float(d)))
+def _E(eps, lnD):
+    """Float estimate of the tight epsilon at (eps, Delta = e^lnD) (a guide, not part of any proof)."""
+    return _estimate((math.exp(-eps / 4), 4 / eps, math.exp(-eps / 4 - lnD)))
 
-    e10, e01 = E(e1, d0), E(e0, d1)       # est_lo = E(e1, d1), est_hi = E(e0, d0)
-    along_eps = max(abs(e10 - est_hi), abs(est_lo - e01)) + float(e1 - e0)
-    along_delta = max(abs(e01 - est_hi), abs(est_lo - e10))
-    if not (math.isfinite(along_eps) and math.isfinite(along_delta)):
+
+def _nan_up(v):
+    return math.inf if v != v else v
+
+
+def _bracket(f, a, b, fa, fb, tol):
+    """For f nondecreasing in x (up to float noise) with f(a) = fa <= 0 < fb = f(b): points
+    a' < b' with f(a') <= 0 < f(b') and b' - a' <= tol, by the Illinois variant of regula falsi
+    (a smooth f needs a handful of evaluations), with a bisection step whenever the bracket
+    fails to halve.  NaN values count as > 0."""
+    side = 0
+    while b - a > tol:
+        width = b - a
+        x = a - fa * (b - a) / (fb - fa) if math.isfinite(fb) else (a + b) / 2
+        x = min(max(x, a + tol / 4), b - tol / 4)       # strictly inside, by at least tol/4
+        fx = _nan_up(f(x))
+        if fx <= 0:
+            a, fa = x, fx
+            if side == -1:
+                fb /= 2
+            side = -1
+        else:
+            b, fb = x, fx
+            if side == 1:
+                fa /= 2
+            side = 1
+        if b - a > width / 2:                            # the slow side: bisect once
+            m = (a + b) / 2
+            fm = _nan_up(f(m))
+            a, fa, b, fb = (m, fm, b, fb) if fm <= 0 else (a, fa, m, fm)
+    return a, b
+
+
+def _last_at_most(f, lo, hi, tol):
+    """For f nondecreasing: an x in [lo, hi] with f(x) <= 0, within ``tol`` below the last such x,
+    or None when f(lo) > 0 (NaN counts as > 0)."""
+    flo = _nan_up(f(lo))
+    if not flo <= 0:
         return None
-    return "eps" if along_eps >= along_delta else "sensitivity"
+    fhi = _nan_up(f(hi))
+    return hi if fhi <= 0 else _bracket(f, lo, hi, flo, fhi, tol)[0]
+
+
+def _first_at_least(f, lo, hi, tol):
+    """For f nondecreasing: an x in [lo, hi] with f(x) > 0, within ``tol`` above the first such x,
+    or None when f(hi) <= 0 (NaN counts as > 0; the witness is certified anyway)."""
+    fhi = _nan_up(f(hi))
+    if not fhi > 0:
+        return None
+    flo = _nan_up(f(lo))
+    return lo if flo > 0 else _bracket(f, lo, hi, flo, fhi, tol)[1]
+
+
+def _snap(x, d0, d1):
+    """An exact Delta near e^x (7 significant digits), clamped to [d0, d1]."""
+    return max(d0, min(d1, Fraction(f"{math.exp(x):.7g}")))
+
+
+def decide_strip(e0, e1, d0, d1, *, max_seconds=60, tol=2e-3):
+    r"""Decide the strip :math:`[e_0,e_1]\times[d_0,d_1]`: private below some :math:`\Delta_p`,
+    not private above some :math:`\Delta_n`.
+
+    At a fixed :math:`\varepsilon` the tight epsilon :math:`E(\varepsilon,\Delta)` is non-decreasing
+    in :math:`\Delta` (:math:`\lambda/\Delta` decreases; module docstring), so the private part of
+    a strip is a lower set in :math:`\Delta` and one proof at its top decides a whole column: the
+    cell :math:`[e_0,e_1]\times[d_0,\Delta_p]` is private when :math:`\varepsilon^*` at its lower
+    corner, the parameters of :math:`(e_1,\Delta_p)`, is :math:`\le e_0`, and
+    :math:`[e_0,e_1]\times[\Delta_n,d_1]` is not private when a witness shows
+    :math:`\varepsilon^*>e_1` at the parameters of :math:`(e_0,\Delta_n)`.  Float estimates place
+    :math:`\Delta_p` and :math:`\Delta_n` (bisection in :math:`\ln\Delta` to ``tol``, a margin of
+    2% of the strip's width, a step back when a proof fails); the proofs are :func:`decide_cell`'s.
+    On a box of one :math:`\Delta` (:math:`d_0=d_1`) the strip is one cell.
+
+    Returns ``{"cells": [...], "open": [D_p, D_n] or None, "seconds": s}``: the decided cells
+    (records as :func:`decide_cell`'s, at most two) and the sensitivity interval left open.
+
+    >>> r = decide_strip("20", "81/4", "1", "10000")   # E(20, Delta) = 20 at Delta = 340
+    >>> [c["status"] for c in r["cells"]], r["cells"][0]["bound"] <= 20
+    (['private', 'not private'], True)
+    >>> Dp, Dn = (float(Fraction(x)) for x in r["open"])
+    >>> 250 < Dp < 340 < Dn < 450       # the strip is decided but for Delta in [Dp, Dn]
+    True
+    """
+    e0, e1, d0, d1 = (_q(v, n) for v, n in ((e0, "eps"), (e1, "eps"), (d0, "sensitivity"), (d1, "sensitivity")))
+    if not (e0 < e1 and d0 <= d1):
+        raise ValueError("a strip needs eps0 < eps1 and sensitivity0 <= sensitivity1")
+    t0 = time.perf_counter()
+    flat = d0 == d1
+    xlo, xhi = math.log(d0), math.log(d1)
+    fe0, fe1 = float(e0), float(e1)
+    mu = 0.02 * (fe1 - fe0) + 1e-6 * max(1.0, fe1)
+    cells, dp, dn = [], d0, d1
+    # private below: the largest Delta with E(e1, Delta) <= e0 - mu; when the proof fails, step down
+    x = _last_at_most(lambda v: _E(fe1, v) - (fe0 - mu), xlo, xhi, tol)
+    for step in (0.0, 0.02, 0.1):
+        if x is None:
+            break
+        D = d1 if flat or x - step >= xhi else _snap(x - step, d0, d1)
+        if D <= d0 and not flat:
+            break
+        c = _try_private(e0, e1, d0, D, max_seconds)
+        if c is not None:
+            cells.append(c)
+            dp = D
+            break
+    if flat and cells:
+        return {"cells": cells, "open": None, "seconds": round(time.perf_counter() - t0, 3)}
+    # not private above: the smallest Delta with E(e0, Delta) >= e1 + mu; when the proof fails, step up
+    y = _first_at_least(lambda v: _E(fe0, v) - (fe1 + mu), math.log(dp), xhi, tol)
+    for step in (0.0, 0.02, 0.1):
+        if y is None:
+            break
+        D = d0 if flat or y + step <= xlo else _snap(y + step, dp, d1)
+        if D >= d1 and not flat:
+            break
+        c = _try_not_private(e0, e1, D, d1)
+        if c is not None:
+            cells.append(c)
+            dn = D
+            break
+    opened = None if (flat and cells) or (not flat and dp >= dn) else [str(dp), str(dn)]
+    return {"cells": cells, "open": opened, "seconds": round(time.perf_counter() - t0, 3)}
 
 
 def check_cell(cell):

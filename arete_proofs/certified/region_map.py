@@ -1,12 +1,17 @@
 r"""The certified map of where Lemma 3's parameters are :math:`\varepsilon`-DP, and its certificate file.
 
 :func:`certify_region` covers a box :math:`[\varepsilon_0,\varepsilon_1]\times[\Delta_0,\Delta_1]` by
-cells, each decided by :func:`arete_proofs.certified.region.decide_cell` (private / not private), or
-split at its midpoint in :math:`\varepsilon` or in :math:`\ln\Delta` (the longer side) until both
-sides are at most ``min_width``, and then reported *undecided*.  The cells are independent: they run
-in this process, on local worker processes, or on a Dask cluster.  The result is a JSON certificate
-(:data:`FORMAT`): every cell with its box, parameter balls, the proved bound and its cover (private)
-or the witness point (not private), the precision, the package version and a hash of the code.
+strips in :math:`\varepsilon`.  At a fixed :math:`\varepsilon` the tight epsilon is non-decreasing
+in :math:`\Delta`, so the private part of a strip lies below the part proved not private;
+:func:`arete_proofs.certified.region.decide_strip` proves a private cell at the bottom of the strip
+and a not-private cell at its top, and the sensitivity interval left between them (its width in
+:math:`\ln\Delta` about proportional to the strip's width) is cut into narrower strips until it is
+at most ``max_gap`` wide in :math:`\ln\Delta` or the strips reach ``min_width``; what is left is
+reported *undecided*.  So at most about ``max_gap`` per unit of :math:`\varepsilon` is undecided.
+The strips are independent: they run in this process, on local worker processes, or on a Dask
+cluster.  The result is a JSON certificate (:data:`FORMAT`): every cell with its box, parameter
+balls, the proved bound and its cover (private) or the witness point (not private), the precision,
+the package version and a hash of the code.
 
 :func:`check_certificate` re-proves every cell from its box alone
 (:func:`arete_proofs.certified.region.check_cell`) and checks that the cells tile the box
@@ -33,7 +38,7 @@ from pathlib import Path
 
 from .._version import __version__
 from .density import exact_parameter
-from .region import PREC, check_cell, decide_cell
+from .region import PREC, check_cell, decide_strip
 
 __all__ = ["FORMAT", "certify_region", "check_certificate", "CheckReport", "code_hash", "summarise"]
 
@@ -81,24 +86,28 @@ def _box(eps, sensitivity, min_width):
     return e0, e1, d0, d1, W
 
 
-def _split(e0, e1, d0, d1, W, hint=None):
-    """Children of a cell (halves in eps or in ln Delta: the side ``hint`` names if it is wider than
-    ``W``, else the longer side), or None when both sides are at most ``W``."""
-    wl = math.log(float(d1) / float(d0)) if d1 > d0 else 0.0
-    can_e, can_d = e1 - e0 > W, wl > float(W)
-    if not (can_e or can_d):
-        return None
-    if (hint == "eps" and can_e) or (hint == "sensitivity" and can_d):
-        axis = hint
+def _children(e0, e1, p, q, W, G):
+    """The strips that continue an open strip [e0, e1] x [p, q], or None when it is final.
+
+    The open part's width in ln Delta shrinks about in proportion to the strip's width in eps
+    (module docstring), so a strip whose open part is wider than ``G`` (or, for strips wider than
+    1/4, larger than ``G/4`` in area) is cut into k = ceil(1.5 gap / G) pieces (2 to 16, none
+    narrower than ``W``); on a box of one Delta an open strip is halved while its halves are at
+    least ``W`` wide.  Either way the undecided area is at most ``G`` per unit of eps."""
+    w = e1 - e0
+    if p == q:
+        k = 2
     else:
-        axis = "eps" if can_e and (not can_d or float(e1 - e0) >= wl) else "sensitivity"
-    if axis == "eps":
-        m = (e0 + e1) / 2
-        return [(e0, m, d0, d1), (m, e1, d0, d1)]
-    m = Fraction(math.sqrt(float(d0)) * math.sqrt(float(d1)))
-    if not d0 < m < d1:
-        m = (d0 + d1) / 2
-    return [(e0, e1, d0, m), (e0, e1, m, d1)]
+        gap = math.log(float(q) / float(p))
+        need = max(gap / float(G), 4 * gap * float(w) / float(G))   # > 1: too wide in ln Delta, or in area
+        if need <= 1:
+            return None
+        k = min(16, max(2, math.ceil(1.5 * need)))
+    while k > 1 and w / k < W:
+        k -= 1
+    if k < 2:
+        return None
+    return [(e0 + i * w / k, e0 + (i + 1) * w / k, p, q) for i in range(k)]
 
 
 def _measure(eps, sensitivity):
@@ -193,19 +202,29 @@ def _run(cells, fn, workers, dask, on_result):
                         pending.add(pool.submit(fn, *c))
 
 
-def certify_region(eps, sensitivity, *, min_width="0.1", workers=1, dask=None, progress=True, max_seconds=60):
+def certify_region(eps, sensitivity, *, min_width="1/64", max_gap="0.1", workers=1, dask=None, progress=True,
+                   max_seconds=60):
     r"""Certify where Lemma 3's parameters are :math:`\varepsilon`-DP on the box ``eps`` x ``sensitivity``.
 
     ``eps`` and ``sensitivity`` are pairs of exact numbers (decimal strings, ints, Fractions);
-    ``min_width`` bounds the smallest cell side (in :math:`\varepsilon` and in :math:`\ln\Delta`);
-    ``workers`` local processes or ``dask`` (a scheduler address or a ``distributed.Client``);
-    ``max_seconds`` per proof attempt.  Returns the certificate as a JSON-ready dict.
+    strips in :math:`\varepsilon` are decided by :func:`arete_proofs.certified.region.decide_strip`
+    and an open part wider than ``max_gap`` in :math:`\ln\Delta` is cut into narrower strips, none
+    narrower than ``min_width`` in :math:`\varepsilon`; then it is reported undecided.  So the
+    undecided area is at most ``max_gap`` times the box's :math:`\varepsilon`-width, plus what the
+    strips stopped by ``min_width`` leave.  ``workers`` local processes or ``dask`` (a scheduler
+    address or a ``distributed.Client``); ``max_seconds`` per proof attempt.  Returns the
+    certificate as a JSON-ready dict.
 
     >>> r = certify_region(("20", "21"), ("10000", "10000"), min_width="1", progress=False)
     >>> r["cells"][0]["status"]    # E(20, 1e4) = 23.3 > 21
     'not private'
     """
     e0, e1, d0, d1, W = _box(eps, sensitivity, min_width)
+    G = _q(max_gap, "max_gap")
+    if not e0 < e1:
+        raise ValueError(f"eps: lower end {eps[0]} must be below the upper end {eps[1]}")
+    if not (W > 0 and G > 0):
+        raise ValueError("min_width and max_gap must be positive")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     t0 = time.perf_counter()
@@ -213,30 +232,34 @@ def certify_region(eps, sensitivity, *, min_width="0.1", workers=1, dask=None, p
     prog = _Progress(progress, box_area, "certify-region")
     done = []
 
-    def on_result(cell):
-        c0, c1 = (Fraction(x) for x in cell["eps"])
-        s0, s1 = (Fraction(x) for x in cell["sensitivity"])
-        if cell["status"] == "open":
-            kids = _split(c0, c1, s0, s1, W, cell.pop("split_hint", None))
-            if kids:
-                return [tuple(str(x) for x in k) for k in kids]
-            cell["status"] = "undecided"
-        done.append(cell)
-        prog.update(cell)
+    def on_result(res):
+        for c in res["cells"]:
+            done.append(c)
+            prog.update(c)
+        if res["open"] is None:
+            return None
+        c0, c1 = (Fraction(x) for x in res["eps"])
+        p, q = (Fraction(x) for x in res["open"])
+        kids = _children(c0, c1, p, q, W, G)
+        if kids:
+            return [tuple(str(x) for x in k) for k in kids]
+        c = {"eps": res["eps"], "sensitivity": res["open"], "status": "undecided"}
+        done.append(c)
+        prog.update(c)
         return None
 
     _run([tuple(str(x) for x in (e0, e1, d0, d1))], _decide, workers, dask, on_result)
     prog.close()
-    done.sort(key=lambda c: (Fraction(c["sensitivity"][0]), Fraction(c["eps"][0])))
+    done.sort(key=lambda c: (Fraction(c["eps"][0]), Fraction(c["sensitivity"][0])))
     seconds = time.perf_counter() - t0
     return {"format": FORMAT, "box": {"eps": [str(e0), str(e1)], "sensitivity": [str(d0), str(d1)]},
-            "min_width": str(W), "prec": PREC, "version": __version__, "code_sha256": code_hash(),
-            "argument": ARGUMENT, "workers": "dask" if dask else workers, "seconds": round(seconds, 2),
-            "summary": summarise(done, box_area), "cells": done}
+            "min_width": str(W), "max_gap": str(G), "prec": PREC, "version": __version__,
+            "code_sha256": code_hash(), "argument": ARGUMENT, "workers": "dask" if dask else workers,
+            "seconds": round(seconds, 2), "summary": summarise(done, box_area), "cells": done}
 
 
 def _decide(e0, e1, d0, d1):
-    return decide_cell(e0, e1, d0, d1)
+    return dict(decide_strip(e0, e1, d0, d1), eps=[e0, e1])
 
 
 def _check_one(cell):

@@ -18,8 +18,10 @@ from ._common import UsageError, command, need_flint
 def _region_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eps", nargs=2, metavar=("E0", "E1"), help="the box's eps interval")
     parser.add_argument("--sensitivity", nargs=2, metavar=("D0", "D1"), help="the box's sensitivity interval")
-    parser.add_argument("--min-width", metavar="W", default="0.1",
-                        help="smallest cell side, in eps and in ln(sensitivity) (default 0.1)")
+    parser.add_argument("--min-width", metavar="W", default="1/64",
+                        help="narrowest strip in eps (default 1/64)")
+    parser.add_argument("--max-gap", metavar="G", default="0.1",
+                        help="cut a strip while its undecided part is wider than G in ln(sensitivity) (default 0.1)")
     parser.add_argument("--out", metavar="CERT.json", help="write the certificate to this file")
     parser.add_argument("--check", metavar="CERT.json", help="re-prove every cell of a certificate file")
     parser.add_argument("--workers", metavar="N", type=int, default=1, help="worker processes (default 1)")
@@ -44,14 +46,17 @@ def _print_summary(summary, seconds, extra=""):
     description="""\
 Covers the box [E0, E1] x [D0, D1] of (eps, sensitivity Delta) by cells and proves, for
 each cell, that Lemma 3's parameters (alpha = lam = e^(-eps/4), theta = 4 Delta/eps) are
-eps-DP for every (eps, Delta) in it (private), or are not eps-DP for any (not private);
-cells where neither is proved are split in eps or ln Delta down to --min-width, then
-reported undecided.  Prints the area fractions, writes the certificate with --out.
+eps-DP for every (eps, Delta) in it (private), or are not eps-DP for any (not private).
+The box is cut into strips in eps; in each strip the private cell is at the bottom (small
+Delta) and the not-private cell at the top, and the part between them is cut into narrower
+strips while it is wider than --max-gap in ln Delta and the strips are wider than
+--min-width; then it is reported undecided (so at most about max-gap / ln(D1/D0) of the
+area is undecided).  Prints the area fractions, writes the certificate with --out.
 Exit status 0 when every cell is private, 1 otherwise, 2 on bad input.
 With --check, re-proves every cell of a certificate file from its boxes alone and
 checks that the cells tile the box (exit 0 only when all of it holds).  Examples:
 
-    arete certify-region --eps 0.5 20 --sensitivity 1 100 --min-width 0.25 --workers 2 --out map.json
+    arete certify-region --eps 0.5 20 --sensitivity 1 100 --max-gap 0.2 --workers 2 --out map.json
     arete certify-region --check map.json
 """,
     options=(_region_arguments,),
@@ -84,15 +89,15 @@ def certify_region_command(args: argparse.Namespace) -> int:
         return 0 if rep.ok else 1
     if not args.eps or not args.sensitivity:
         raise UsageError("the following arguments are required: --eps, --sensitivity (or --check)")
-    doc = certify_region(args.eps, args.sensitivity, min_width=args.min_width, workers=args.workers,
-                         dask=args.dask, progress=not args.quiet)
+    doc = certify_region(args.eps, args.sensitivity, min_width=args.min_width, max_gap=args.max_gap,
+                         workers=args.workers, dask=args.dask, progress=not args.quiet)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(doc, fh, indent=0)
             fh.write("\n")
     s = doc["summary"]
     if args.json:
-        print(json.dumps({k: doc[k] for k in ("box", "min_width", "version", "code_sha256", "seconds", "summary")},
+        print(json.dumps({k: doc[k] for k in ("box", "min_width", "max_gap", "version", "code_sha256", "seconds", "summary")},
                          indent=2))
     else:
         _print_summary(s, doc["seconds"], f" with {args.workers} worker(s)" + (f" on Dask at {args.dask}" if args.dask else ""))
