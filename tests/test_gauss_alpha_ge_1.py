@@ -25,6 +25,7 @@ import pytest
 from mpmath import mp
 
 from arete_proofs.distributions import arete_gauss as ag, fast_gauss as fg
+from arete_proofs.privacy import tight_gauss as tg
 
 
 def _rel(a, b):
@@ -179,3 +180,74 @@ def test_bad_input_still_named(kw, name):
         ag.pdf("0.1", p["alpha"], p["theta"], p["lam"], p["sigma"], digits=10)
     with pytest.raises(ValueError, match=name):
         fg.pdf(0.1, p["alpha"], p["theta"], p["lam"], p["sigma"])
+
+
+# --------------------------------------------------------------------------
+# the tight epsilon: Delta / max(theta, lam) by log-concavity (tight_gauss, item 7)
+# --------------------------------------------------------------------------
+
+
+def _L(t, a, th, lam, sg, D, digits=20):
+    """Privacy loss ln f(t)/f(t + D) from the exact density."""
+    f = ag.pdf([t, mp.mpf(t) + D], a, th, lam, sg, digits=digits)
+    with mp.workdps(digits + 10):
+        return mp.log(f[0] / f[1])
+
+
+@pytest.mark.parametrize("a, th, lam, sg, D", [(1, 1, 0, "0.1", 1), ("1.5", 1, "0.3", "0.2", 1),
+                                               ("2.5", "0.5", "0.9", "0.05", 2), (40, "0.25", 0, 1, "0.5")])
+def test_tight_epsilon_closed_form(a, th, lam, sg, D):
+    r = tg.tight_epsilon(a, th, lam, sg, D, digits=15)
+    with mp.workdps(30):
+        v = mp.mpf(D) / max(mp.mpf(th), mp.mpf(lam))
+    assert r.epsilon == r.lower_bound == r.upper_bound == r.tail_limit and mp.almosteq(r.epsilon, v, 1e-25)
+    assert not r.attained and r.t_star == mp.inf and r.evaluations == 0
+
+
+def test_privacy_loss_increases_to_the_limit_lam_zero():
+    # alpha = 1.5, lam = 0: L(t) ~ Delta/theta - (alpha - 1) ln(1 + Delta/t) from below
+    a, th, lam, sg, D = "1.5", 1, 0, "0.2", 1
+    eps = tg.tight_epsilon(a, th, lam, sg, D, digits=15).epsilon
+    ts = [0, "0.05", "0.3", 1, 3, 10, 40, 160]
+    Ls = [_L(t, a, th, lam, sg, D) for t in ts]
+    assert all(x < y for x, y in zip(Ls, Ls[1:]))           # nondecreasing (strictly here)
+    assert all(x < eps for x in Ls)                          # below the supremum
+    assert eps - Ls[-1] < mp.mpf("0.5") * mp.log(1 + mp.mpf(1) / 160) * mp.mpf("1.05")   # and close to it
+    # the check can fail: a claimed supremum 2% too low is exceeded by the loss at t = 160
+    assert not all(x < eps * mp.mpf("0.98") for x in Ls)
+
+
+def test_privacy_loss_increases_to_the_limit_lam_above_theta():
+    # lam > theta: the Laplace part sets the rate, eps* = Delta/lam, approached like e^-(1/theta - 1/lam) t
+    a, th, lam, sg, D = 2, "0.5", 1, "0.1", 1
+    eps = tg.tight_epsilon(a, th, lam, sg, D, digits=15).epsilon
+    assert eps == 1
+    L1, L2 = _L(4, a, th, lam, sg, D, 15), _L(20, a, th, lam, sg, D, 15)
+    assert L1 < L2 < eps and eps - L2 < 1e-6
+    # the check can fail: the theta rate Delta/theta = 2 (min instead of max) is far from the loss
+    assert abs(L2 - D / mp.mpf(th)) > mp.mpf("0.9")
+
+
+FLOAT_SETS = [(1.0, 1.0, 0.0, 0.1), (1.0, 1.0, 0.5, 0.3), (1.5, 1.0, 0.3, 0.2), (3.0, 0.4, 0.0, 0.02),
+              (2.0, 0.5, 1.0, 0.1), (20.0, 0.3, 0.1, 0.5)]
+
+
+@pytest.mark.parametrize("params", FLOAT_SETS)
+def test_privacy_loss_is_nondecreasing_on_a_fine_grid(params):
+    # float64 densities (fast_gauss, relative error ~1e-14): L increases up to the noise of ~1e-12
+    t = np.linspace(0.0, 12.0, 2401)
+    L = fg.logpdf(t, *params) - fg.logpdf(t + 1.0, *params)
+    limit = 1.0 / max(params[1], params[2])
+    assert np.all(np.diff(L) > -1e-11) and np.all(L < limit + 1e-11)
+
+
+def test_alpha_below_one_is_not_log_concave():
+    # the hypothesis matters: for alpha = 0.3 the loss has an interior maximum above Delta/theta
+    t = np.linspace(0.0, 12.0, 2401)
+    L = fg.logpdf(t, 0.3, 1.0, 0.0, 0.05) - fg.logpdf(t + 1.0, 0.3, 1.0, 0.0, 0.05)
+    assert np.max(L) > 1.0 + 0.5 and np.min(np.diff(L)) < -1e-3
+
+
+def test_check_cover_refuses_alpha_at_least_one():
+    with pytest.raises(ValueError, match="alpha"):
+        tg.check_cover([0, 1], "1.5", 1, 0, "0.2")
