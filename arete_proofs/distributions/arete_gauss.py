@@ -296,8 +296,9 @@ def _vm_cuts(t, alpha, theta, lam, sigma):
     while x < hi:
         x *= 4
         pts.add(x)
-    # narrow bumps: W's bulk (large alpha) and, for large t, the integrand's peak near w = t theta
-    peaks = [(m, sd)] + ([(t * theta, mp.sqrt(t * theta**3))] if t else [])
+    # narrow bumps: W's bulk (large alpha) and, for large t, the integrand's peak at
+    # w + sigma^2 = t theta (the maximum of -w/(2 theta^2) - t^2/(2 (w + sigma^2)), width sqrt(t theta^3))
+    peaks = [(m, sd)] + ([(t * theta - sigma * sigma, mp.sqrt(t * theta**3))] if t else [])
     for c, h in peaks:
         if h < c / 2:
             pts.update(c + j * h for j in (-8, -4, -2, -1, 0, 1, 2, 4, 8) if lo < c + j * h < hi)

@@ -43,6 +43,7 @@ from scipy import special
 __all__ = ["pdf", "logpdf", "sf", "cdf"]
 
 _N = 48  # Gauss-Legendre nodes per piece
+_PEAK = (-8, -4, -2, -1, 0, 1, 2, 4, 8)  # cut points around a narrow peak, in widths
 _B_MAX = 1e100
 
 
@@ -124,10 +125,16 @@ def _log_kernel(kind, b, c, t, sigma):
     return num - den
 
 
-def _vm_nodes(alpha, theta, lam, sigma, tmax):
-    """(w, log weight) of the variance-mixture rule (alpha >= 1); the weight includes the Gamma density."""
+def _vm_nodes(alpha, theta, lam, sigma, t):
+    r"""(w, log weight), each of shape (nodes, len(t)), of the variance-mixture rule (alpha >= 1).
+
+    The weight includes the Gamma density.  The cut points are shared by all ``t`` except the nine
+    around each t's own peak of the integrand, at :math:`w + \sigma^2 = t\theta` with width
+    :math:`\sqrt{t\theta^3}` (used where the peak is narrow; elsewhere they collapse to ``lo``).
+    """
     k2 = 2 * theta * theta
     m, sd = alpha * k2, math.sqrt(alpha) * k2
+    tmax = float(t.max()) if t.size else 0.0
     scales = [sigma * sigma, k2, m] + ([lam * lam] if lam else []) + ([tmax * tmax, tmax * theta] if tmax else [])
     lo = min(scales) / 64
     # beyond hi the Gamma factor is below e^-60 of its value at the integrand's peak
@@ -137,20 +144,26 @@ def _vm_nodes(alpha, theta, lam, sigma, tmax):
     while x < hi:
         x *= 4
         pts.add(x)
-    for c, h in [(m, sd)] + ([(tmax * theta, math.sqrt(tmax * theta**3))] if tmax else []):
-        if h < c / 2:
-            pts.update(c + j * h for j in (-8, -4, -2, -1, 0, 1, 2, 4, 8) if lo < c + j * h < hi)
-    pts = sorted(pts)
+    if sd < m / 2:  # the bulk of W is narrow (large alpha)
+        pts.update(m + j * sd for j in _PEAK if lo < m + j * sd < hi)
+    glob = np.array(sorted(pts))
+    c, h = t * theta - sigma * sigma, np.sqrt(t * theta**3)
+    peak = np.clip(c[None, :] + np.array(_PEAK, dtype=float)[:, None] * h[None, :], lo, hi)
+    peak = np.where((h < c / 2)[None, :], peak, lo)
+    cuts = np.sort(np.concatenate([np.repeat(glob[:, None], t.size, axis=1), peak]), axis=0)
+    a, b = cuts[:-1], cuts[1:]
+    x, gw = np.polynomial.legendre.leggauss(_N)
+    half = ((b - a) / 2)[:, None, :]
+    w = (((a + b) / 2)[:, None, :] + half * x[None, :, None]).reshape(-1, t.size)
     lg = math.lgamma(alpha) + alpha * math.log(k2)
+    with np.errstate(divide="ignore"):  # collapsed pieces have weight 0
+        lw = np.log(half * gw[None, :, None]).reshape(-1, t.size) + (alpha - 1) * np.log(w) - w / k2 - lg
     # [0, lo]: w = lo u^(1/alpha), w^(alpha-1) dw = lo^alpha / alpha du
-    u, gw = _gl(0.0, 1.0)
-    w = lo * u ** (1 / alpha)
-    ws, lw = [w], [np.log(gw) + alpha * math.log(lo) - math.log(alpha) - w / k2 - lg]
-    for a, b in zip(pts, pts[1:]):
-        w, gw = _gl(a, b)
-        ws.append(w)
-        lw.append(np.log(gw) + (alpha - 1) * np.log(w) - w / k2 - lg)
-    return np.concatenate(ws), np.concatenate(lw)
+    u, gu = _gl(0.0, 1.0)
+    w0 = lo * u ** (1 / alpha)
+    lw0 = np.log(gu) + alpha * math.log(lo) - math.log(alpha) - w0 / k2 - lg
+    return (np.concatenate([np.repeat(w0[:, None], t.size, axis=1), w]),
+            np.concatenate([np.repeat(lw0[:, None], t.size, axis=1), lw]))
 
 
 def _log_vm_kernel(kind, c, t, s):
@@ -167,10 +180,9 @@ def _log_mixture(kind, t, alpha, theta, lam, sigma):
     flat = t.ravel()
     tmax = float(flat.max()) if flat.size else 0.0
     if alpha >= 1:
-        w, lw = _vm_nodes(alpha, theta, lam, sigma, tmax)
-        s = np.sqrt(w + sigma * sigma)[:, None]
-        lk = _log_vm_kernel(kind, 1 / lam if lam else None, flat[None, :], s)
-        return special.logsumexp(lw[:, None] + lk, axis=0).reshape(t.shape)
+        w, lw = _vm_nodes(alpha, theta, lam, sigma, flat)
+        lk = _log_vm_kernel(kind, 1 / lam if lam else None, flat[None, :], np.sqrt(w + sigma * sigma))
+        return special.logsumexp(lw + lk, axis=0).reshape(t.shape)
     s, lw = _nodes(alpha, theta, lam, sigma, tmax)
     c = 1 / lam if lam else None
     b = (s / theta)[:, None]
