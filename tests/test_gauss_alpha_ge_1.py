@@ -9,7 +9,8 @@ W ~ Gamma(alpha, 2 theta^2)) is checked against independent methods written here
 * Fourier inversion of the characteristic function
   (1 + theta^2 u^2)^-alpha (1 + lam^2 u^2)^-1 exp(-sigma^2 u^2 / 2) by mpmath.quad
   (not the tanh-sinh module the engine uses);
-* the same value at two precisions (the digits contract).
+* the same value at two precisions (the digits contract);
+* sigma -> 0: Gamma-Gamma's Bessel-K closed form and Arete's partial-fraction engine.
 
 The float64 path (fast_gauss) is checked against the exact engine, the closed-form tight
 epsilon Delta / max(theta, lam) (privacy.tight_gauss, proved by log-concavity) against the
@@ -27,7 +28,7 @@ from mpmath import mp
 
 from arete_proofs import mechanisms
 from arete_proofs.cli import main
-from arete_proofs.distributions import arete_gauss as ag, fast_gauss as fg
+from arete_proofs.distributions import arete, arete_gauss as ag, fast_gauss as fg, gamma_gamma
 from arete_proofs.privacy import tight_gauss as tg
 
 
@@ -133,6 +134,16 @@ def test_two_precisions_agree(a, th, lam, sg, ts):
         assert _rel(x, y) < mp.mpf(10) ** -15
     s15, s30 = ag.sf(ts[-1], a, th, lam, sg, digits=15), ag.sf(ts[-1], a, th, lam, sg, digits=30)
     assert _rel(s15, s30) < mp.mpf(10) ** -15
+
+
+def test_sigma_to_zero_is_the_paper_engines():
+    # sigma = 1e-30 moves f by O(sigma^2): Gamma-Gamma's Bessel-K closed form and Arete's
+    # partial-fraction route (alpha >= 1) are other engines
+    for t in ("0.5", "3"):
+        assert _rel(ag.pdf(t, "1.5", 1, 0, "1e-30", digits=15), gamma_gamma.pdf(t, "1.5", 1, digits=15)) < 1e-15
+    assert _rel(ag.pdf("0.5", "1.5", 1, "0.3", "1e-30", digits=15), arete.pdf("0.5", "1.5", 1, "0.3", digits=15)) < 1e-15
+    # while sigma = 1e-6 is visible at 15 digits: the comparison can fail
+    assert _rel(ag.pdf("0.5", "1.5", 1, 0, "1e-6", digits=15), gamma_gamma.pdf("0.5", "1.5", 1, digits=15)) > 1e-14
 
 
 def test_symmetry_cdf_logpdf_and_mean_abs():
