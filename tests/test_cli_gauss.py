@@ -228,14 +228,11 @@ BAD = {
     "sigma-empty": ([*_DENSITY, "--lam", "0.5", "--sigma", "", "1"], "--sigma"),
     "lam-sigma-zero": ([*_DENSITY, "--lam", "0", "--sigma", "0", "1"], "--lam and --sigma"),
     "lam-zero-no-sigma": ([*_DENSITY, "--lam", "0", "1"], "--lam and --sigma"),
-    "alpha-one-sigma": (["density", "--alpha", "1", "--theta", "1", "--lam", "0.5", "--sigma", "0.1", "1"],
-                        "--alpha"),
     "certified-sigma": ([*_DENSITY, "--lam", "0.5", "--sigma", "0.1", "--certified", "1"], "--sigma"),
     "epsilon-sigma-negative": (["epsilon", "--alpha", "0.5", "--theta", "1", "--lam", "0.5", "--sigma", "-1"],
                                "--sigma"),
     "epsilon-lam-sigma-zero": (["epsilon", "--alpha", "0.5", "--theta", "1", "--lam", "0", "--sigma", "0"],
                                "--lam and --sigma"),
-    "epsilon-alpha-big": (["epsilon", "--alpha", "2", "--theta", "1", "--lam", "0", "--sigma", "0.1"], "--alpha"),
     "sample-sigma-nan": (["sample", *ARETE, "--sigma", "NaN", "--size", "3", "--seed", "1", "--out", "x.npy"],
                          "--sigma"),
     "sample-lam-sigma-zero": (["sample", "--alpha", "0.5", "--theta", "1", "--lam", "0", "--size", "3",
@@ -259,7 +256,6 @@ def test_bad_sigma_input_is_one_line_exit_2(capsys, tmp_path, monkeypatch, argv,
 
 
 def test_sample_alpha_above_one_with_sigma_is_allowed(capsys, tmp_path):
-    # only the exact engine needs alpha < 1; the sampler does not
     code, _, err = run(capsys, "sample", "--alpha", "3", "--theta", "0.1", "--lam", "0", "--sigma", "0.5",
                        "--size", "5", "--seed", "1", "--out", tmp_path / "z.npy")
     assert code == 0, err

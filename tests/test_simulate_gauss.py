@@ -82,7 +82,6 @@ def test_paper_parameters_with_sigma():
 @pytest.mark.parametrize("kw,match", [
     (dict(sigma=-0.1), "sigma"),
     (dict(sigma=float("nan")), "sigma"),
-    (dict(params="given", alpha=1.2, theta=1.0, lam=0.1, sigma=0.1), "alpha"),
     (dict(params="given", alpha=0.3, theta=1.0, lam=-0.1, sigma=0.1), "lam"),
     (dict(params="given", alpha=0.3, theta=1.0, sigma=0.1), "lam"),
     (dict(alpha=0.3, sigma=0.1), "alpha"),

@@ -151,7 +151,7 @@ def add_sigma_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sigma", metavar="S", default=None,
         help="beyond the paper: add a Gaussian part N(0, S^2), Z = X1 - X2 + Y + N "
-        "(S >= 0, default 0: the paper's Arete; S > 0 needs alpha < 1; --lam 0 allowed with S > 0)",
+        "(S >= 0, default 0: the paper's Arete; --lam 0 allowed with S > 0)",
     )
 
 
@@ -178,7 +178,7 @@ def _is_zero(text) -> bool:
         return False
 
 
-def _with_sigma(params: Parameters, args: argparse.Namespace, digits: int, alpha_below_1: bool) -> Parameters:
+def _with_sigma(params: Parameters, args: argparse.Namespace, digits: int) -> Parameters:
     """Attach ``--sigma`` (commands that take it) to ``params``; the report gains "sigma" when S > 0."""
     if not hasattr(args, "sigma"):
         return params
@@ -187,14 +187,6 @@ def _with_sigma(params: Parameters, args: argparse.Namespace, digits: int, alpha
         raise UsageError("--lam and --sigma are both 0: X1 - X2 alone has an infinite density at 0 "
                          "when alpha <= 1/2; give --lam > 0 or --sigma > 0")
     if sigma != 0:
-        if alpha_below_1:
-            try:
-                with mp.workdps(digits + 10):
-                    big = mp.mpf(params.alpha.strip() if isinstance(params.alpha, str) else params.alpha) >= 1
-            except (TypeError, ValueError):
-                big = False  # the library names the bad --alpha
-            if big:
-                raise UsageError(f"--alpha must be below 1 with --sigma > 0 (the exact engine), got {params.alpha}")
         params.sigma = sigma
         report = {}
         for k, v in params.report.items():
@@ -205,18 +197,16 @@ def _with_sigma(params: Parameters, args: argparse.Namespace, digits: int, alpha
     return params
 
 
-def resolve_parameters(args: argparse.Namespace, digits: int, *, sensitivity_for_explicit: bool = False,
-                       alpha_below_1: bool = True) -> Parameters:
+def resolve_parameters(args: argparse.Namespace, digits: int, *, sensitivity_for_explicit: bool = False) -> Parameters:
     """Check the parameter options of ``args`` and return the values to use.
 
     ``sensitivity_for_explicit``: ``--sensitivity`` is also meaningful with ``--alpha/--theta/--lam``
     (a subcommand that takes the sensitivity, such as ``arete epsilon``).  A subcommand with
     ``--sigma`` (:func:`add_sigma_option`) gets it checked into :attr:`Parameters.sigma`
-    (``alpha_below_1``: S > 0 needs alpha < 1, as the exact engine
-    :mod:`arete_proofs.distributions.arete_gauss` does; the sampler does not).
+    (any alpha > 0: :mod:`arete_proofs.distributions.arete_gauss` covers alpha >= 1 too).
     """
     params = _resolve_parameters(args, digits, sensitivity_for_explicit)
-    return _with_sigma(params, args, digits, alpha_below_1)
+    return _with_sigma(params, args, digits)
 
 
 def _resolve_parameters(args: argparse.Namespace, digits: int, sensitivity_for_explicit: bool) -> Parameters:

@@ -59,7 +59,7 @@ Prints one line per point: the point as given, then the value.  Examples:
     arete density --alpha 0.5 --theta 2 --lam 0.5 --certified 0 1
     arete density --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054 0 0.5
 
---sigma S adds a Gaussian part N(0, S^2) (beyond the paper, S > 0 needs alpha < 1;
+--sigma S adds a Gaussian part N(0, S^2) (beyond the paper, any alpha > 0;
 --lam 0 is allowed then); not with --certified yet.
 """,
     options=(add_parameter_options, add_sigma_option, add_digits_option, add_output_options,

@@ -42,10 +42,11 @@ errors of the noise: mean_abs = E|Z| (exact closed form) and variance = Var Z =
     arete epsilon --paper-eps 20 --sensitivity 10 --digits 20 --json
     arete epsilon --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054
 
---sigma S > 0 adds a Gaussian part N(0, S^2) (beyond the paper; alpha < 1, --lam 0 allowed):
-the supremum is then attained at an interior t_star, found and covered by certified cells
-(about 40 s at 12 digits; lam > 0 with lam < 2 S often ends in a precision error), and
-variance = 2 alpha theta^2 + 2 lam^2 + S^2.
+--sigma S > 0 adds a Gaussian part N(0, S^2) (beyond the paper; --lam 0 allowed): for
+alpha < 1 the supremum is then attained at an interior t_star, found and covered by certified
+cells (about 40 s at 12 digits; lam > 0 with lam < 2 S often ends in a precision error); for
+alpha >= 1 the noise is log-concave and epsilon = sensitivity / max(theta, lam) exactly
+(approached as t -> inf: t_star inf); variance = 2 alpha theta^2 + 2 lam^2 + S^2.
 """,
     options=(add_parameter_options, add_sigma_option, _epsilon_arguments),
 )

@@ -80,7 +80,7 @@ same epsilon, and the tight epsilon of the designed Arete noise to --digits digi
     arete simulate --parties 10 --min-parties 10 --epsilon 8 --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054
 
 --sigma S > 0 (beyond the paper) adds N(0, S^2/M) to each share, so the designed noise is
-X1 - X2 + Y + N(0, S^2) (--lam 0 allowed then; alpha < 1); --sigma 0 prints the same as no flag.
+X1 - X2 + Y + N(0, S^2) (--lam 0 allowed then); --sigma 0 prints the same as no flag.
 """,
     options=(_simulate_arguments,),
 )
@@ -170,8 +170,7 @@ def sample_command(args: argparse.Namespace) -> int:
     """``arete sample``: write draws to a .npy file."""
     from ..mechanisms import sampling
 
-    # the sampler has no alpha < 1 restriction (only the exact engine has)
-    params = resolve_parameters(args, DEFAULT_DIGITS, alpha_below_1=False)
+    params = resolve_parameters(args, DEFAULT_DIGITS)
     # the samplers convert to float64 themselves and refuse a parameter that underflows
     z = sampling.sample(params.alpha, params.theta, params.lam, args.size, seed=args.seed, parties=args.parties,
                         **({"sigma": params.sigma} if params.sigma != 0 else {}))

@@ -8,9 +8,15 @@ Gauss-Legendre rule: on :math:`[1, 1+4^{k_0}]` after :math:`s = 1 + L w^{1/(1-\a
 :math:`[1+4^k, 1+4^{k+1}]`, and on the spike's tail :math:`[P,\infty)` after
 :math:`s = P v^{-1/(2\alpha)}` (bounded integrand; rates beyond :math:`10^{100}` are clipped,
 where the kernel equals its limit to far below float64 rounding).  The kernel uses
-``scipy.special.erfcx`` and ``log_ndtr``.  Nothing here is a proof: the accuracy (relative
-error below ``1e-9`` at the tested parameters, ``0 < alpha < 1``, ``sigma > 0``) is measured
-in ``tests/test_arete_gauss.py`` against the exact engine.
+``scipy.special.erfcx`` and ``log_ndtr``.  For :math:`\alpha \ge 1` the exact engine's
+Gaussian variance mixture :math:`f_Z(t) = \int_0^\infty f_\Gamma(w;\alpha,2\theta^2)\,
+k_{\sqrt{w+\sigma^2}}(t)\,dw` is used instead, with the same Gauss-Legendre rule: on
+:math:`[0, w_0]` after :math:`w = w_0 u^{1/\alpha}` (which removes :math:`w^{\alpha-1}`), then on
+pieces cut geometrically over the scales of the integrand up to where the Gamma factor is below
+:math:`e^{-60}` of its value at the integrand's peak.  Nothing here is a proof: the accuracy
+(relative error below ``1e-9`` at the tested parameters, ``sigma > 0``) is measured in
+``tests/test_arete_gauss.py`` (``alpha < 1``) and ``tests/test_gauss_alpha_ge_1.py``
+(``alpha >= 1``) against the exact engine.
 
 >>> import numpy as np
 >>> from arete_proofs.distributions import arete_gauss
@@ -20,6 +26,10 @@ in ``tests/test_arete_gauss.py`` against the exact engine.
 True
 >>> exact = float(arete_gauss.pdf("1.0016", a, th, lam, sg, digits=17))
 >>> bool(abs(f[2] / exact - 1) < 1e-9)                 # agrees with the exact engine
+True
+>>> # alpha = 1, lam = 0: Laplace(theta) + N(0, sigma^2), f_Z(0) = e^(s^2/2) erfc(s/sqrt 2) / (2 theta), s = sigma/theta
+>>> from scipy.special import erfc
+>>> bool(abs(pdf(0.0, 1.0, 2.0, 0.0, 0.6) / (np.exp(0.045) * erfc(0.3 / np.sqrt(2)) / 4) - 1) < 1e-12)
 True
 """
 
@@ -33,6 +43,7 @@ from scipy import special
 __all__ = ["pdf", "logpdf", "sf", "cdf"]
 
 _N = 48  # Gauss-Legendre nodes per piece
+_PEAK = (-8, -4, -2, -1, 0, 1, 2, 4, 8)  # cut points around a narrow peak, in widths
 _B_MAX = 1e100
 
 
@@ -43,8 +54,6 @@ def _check(alpha, theta, lam, sigma):
         if not math.isfinite(v) or v < 0 or (strict and v == 0):
             kind = "positive" if strict else "non-negative"
             raise ValueError(f"{name} must be {kind} (and finite), got {v!r}")
-    if not float(alpha) < 1:
-        raise ValueError(f"alpha must be below 1 for the float64 mixture path, got {alpha!r}")
     return float(alpha), float(theta), float(lam), float(sigma)
 
 
@@ -116,10 +125,64 @@ def _log_kernel(kind, b, c, t, sigma):
     return num - den
 
 
+def _vm_nodes(alpha, theta, lam, sigma, t):
+    r"""(w, log weight), each of shape (nodes, len(t)), of the variance-mixture rule (alpha >= 1).
+
+    The weight includes the Gamma density.  The cut points are shared by all ``t`` except the nine
+    around each t's own peak of the integrand, at :math:`w + \sigma^2 = t\theta` with width
+    :math:`\sqrt{t\theta^3}` (used where the peak is narrow; elsewhere they collapse to ``lo``).
+    """
+    k2 = 2 * theta * theta
+    m, sd = alpha * k2, math.sqrt(alpha) * k2
+    tmax = float(t.max()) if t.size else 0.0
+    scales = [sigma * sigma, k2, m] + ([lam * lam] if lam else []) + ([tmax * tmax, tmax * theta] if tmax else [])
+    lo = min(scales) / 64
+    # beyond hi the Gamma factor is below e^-60 of its value at the integrand's peak
+    hi = 4 * max(max(scales), m + 8 * sd) + 8 * tmax * theta + 60 * k2
+    pts = {lo}
+    x = lo
+    while x < hi:
+        x *= 4
+        pts.add(x)
+    if sd < m / 2:  # the bulk of W is narrow (large alpha)
+        pts.update(m + j * sd for j in _PEAK if lo < m + j * sd < hi)
+    glob = np.array(sorted(pts))
+    c, h = t * theta - sigma * sigma, np.sqrt(t * theta**3)
+    peak = np.clip(c[None, :] + np.array(_PEAK, dtype=float)[:, None] * h[None, :], lo, hi)
+    peak = np.where((h < c / 2)[None, :], peak, lo)
+    cuts = np.sort(np.concatenate([np.repeat(glob[:, None], t.size, axis=1), peak]), axis=0)
+    a, b = cuts[:-1], cuts[1:]
+    x, gw = np.polynomial.legendre.leggauss(_N)
+    half = ((b - a) / 2)[:, None, :]
+    w = (((a + b) / 2)[:, None, :] + half * x[None, :, None]).reshape(-1, t.size)
+    lg = math.lgamma(alpha) + alpha * math.log(k2)
+    with np.errstate(divide="ignore"):  # collapsed pieces have weight 0
+        lw = np.log(half * gw[None, :, None]).reshape(-1, t.size) + (alpha - 1) * np.log(w) - w / k2 - lg
+    # [0, lo]: w = lo u^(1/alpha), w^(alpha-1) dw = lo^alpha / alpha du
+    u, gu = _gl(0.0, 1.0)
+    w0 = lo * u ** (1 / alpha)
+    lw0 = np.log(gu) + alpha * math.log(lo) - math.log(alpha) - w0 / k2 - lg
+    return (np.concatenate([np.repeat(w0[:, None], t.size, axis=1), w]),
+            np.concatenate([np.repeat(lw0[:, None], t.size, axis=1), lw]))
+
+
+def _log_vm_kernel(kind, c, t, s):
+    """ln of the density (or survival function, t >= 0) of N(0, s^2) + Laplace(1/c) (c None: no Laplace)."""
+    if c is not None:
+        return _log_one(kind, c, t, s)
+    if kind == "pdf":
+        return -t * t / (2 * s * s) - np.log(s) - 0.5 * math.log(2 * math.pi)
+    return special.log_ndtr(-t / s)
+
+
 def _log_mixture(kind, t, alpha, theta, lam, sigma):
     t = np.abs(np.asarray(t, dtype=float))
     flat = t.ravel()
     tmax = float(flat.max()) if flat.size else 0.0
+    if alpha >= 1:
+        w, lw = _vm_nodes(alpha, theta, lam, sigma, flat)
+        lk = _log_vm_kernel(kind, 1 / lam if lam else None, flat[None, :], np.sqrt(w + sigma * sigma))
+        return special.logsumexp(lw + lk, axis=0).reshape(t.shape)
     s, lw = _nodes(alpha, theta, lam, sigma, tmax)
     c = 1 / lam if lam else None
     b = (s / theta)[:, None]
@@ -129,7 +192,7 @@ def _log_mixture(kind, t, alpha, theta, lam, sigma):
 
 
 def logpdf(t, alpha, theta, lam, sigma):
-    r""":math:`\ln f_Z(t)` for an array ``t`` (float64, ``0 < alpha < 1``, ``sigma > 0``).
+    r""":math:`\ln f_Z(t)` for an array ``t`` (float64, ``sigma > 0``; any ``alpha > 0``).
 
     >>> import numpy as np
     >>> lf = logpdf(np.array([-0.3, 0.3]), 0.3, 1.0, 0.2, 0.1)

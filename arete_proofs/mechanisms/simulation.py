@@ -88,7 +88,7 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
     ``sigma > 0`` (beyond the paper, issue 17) adds :math:`\mathcal N(0, \sigma^2/\text{min\_parties})`
     to every Arete share, so the designed noise is :math:`X_1 - X_2 + Y + N`,
     :math:`N \sim \mathcal N(0,\sigma^2)` (``lam = 0`` allowed with ``params='given'``,
-    ``alpha < 1``); the sum of the shares of ``parties`` contributors is
+    any ``alpha > 0``); the sum of the shares of ``parties`` contributors is
     :math:`\Gamma\Gamma(k\alpha,\theta) + \Gamma\Gamma(k,\lambda) + \mathcal N(0, k\sigma^2)`,
     with :math:`\operatorname{Var} = k(2\alpha\theta^2 + 2\lambda^2 + \sigma^2)` and an exact
     :math:`E|N|` (:func:`arete_proofs.distributions.arete_gauss.mean_abs`) when ``k = 1``
@@ -189,8 +189,6 @@ def _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg):
     else:  # "given": lam = 0 is allowed with a Gaussian part
         a, th, lm = _s._positive(alpha, "alpha"), _s._positive(theta, "theta"), _s._nonnegative(lam, "lam")
         source, lemma3 = "given", False
-    if not a < 1:
-        raise ValueError(f"alpha must be below 1 with sigma > 0, got {alpha!r}")
     g = _s.generator(seed)
     k = P / Q
     comps = [(a, th)] + ([(1.0, lm)] if lm > 0 else [])
@@ -199,7 +197,7 @@ def _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg):
     designed_mean_abs = float(_ag.mean_abs(a, th, lm, sg, digits=15))
     if P == Q:
         exact_mean_abs = designed_mean_abs
-    elif lm == 0 and k * a < 1:  # GammaGamma(k alpha, theta) + N(0, k sigma^2)
+    elif lm == 0:  # GammaGamma(k alpha, theta) + N(0, k sigma^2)
         exact_mean_abs = float(_ag.mean_abs(k * a, th, 0, math.sqrt(k) * sg, digits=15))
     else:
         exact_mean_abs = None  # GammaGamma(k, lam) is not Laplace for k != 1: no closed form here

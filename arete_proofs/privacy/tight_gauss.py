@@ -10,7 +10,8 @@ in the style of :mod:`arete_proofs.privacy.tight` (the paper's Section 4.2 for
 (density :math:`g`), :math:`W = G + Y` (density :math:`h`), :math:`V = Y + N` (density
 :math:`v`), so :math:`Z = W + N = G + V`.
 
-What is **proved** (:math:`0<\alpha<1`, :math:`\sigma > 0`, :math:`\lambda < \theta`):
+What is **proved** (items 1-5: :math:`0<\alpha<1`, :math:`\sigma > 0`, :math:`\lambda < \theta`;
+items 6 and 7 the closed cases):
 
 1. *Symmetric unimodal.*  :math:`g` is a mixture of centred Laplace densities
    (:mod:`~arete_proofs.distributions.arete_gauss`), :math:`Y` and :math:`N` are symmetric
@@ -71,6 +72,31 @@ What is **proved** (:math:`0<\alpha<1`, :math:`\sigma > 0`, :math:`\lambda < \th
    :math:`\lambda = \theta`: :math:`G + Y` is Gamma-difference of shape :math:`\alpha+1`, tail
    rate :math:`1/\theta`) gives :math:`L \to \Delta/\lambda`: :math:`\varepsilon^* = \Delta/\lambda`,
    not attained.
+7. *Closed case* :math:`\alpha \ge 1` (any :math:`\lambda \ge 0`, :math:`\sigma > 0`):
+   :math:`\varepsilon^* = \Delta/\max(\theta,\lambda)`, not attained.  *Log-concavity:* the
+   :math:`\Gamma(\alpha,\theta)` density has :math:`\ln f_\Gamma = (\alpha-1)\ln x - x/\theta +`
+   const on :math:`x > 0` (and :math:`-\infty` on :math:`x \le 0`), concave for :math:`\alpha \ge 1`;
+   so are those of :math:`-X_2`, :math:`Y` (:math:`-|y|/\lambda`) and :math:`N`, and a convolution
+   of log-concave densities is log-concave (Prekopa), so :math:`\ell = \ln f_Z` is concave.
+   *Monotone loss:* :math:`\ell` is concave and finite, so :math:`\ell'` exists a.e. and is
+   nonincreasing, and :math:`L(t) = \int_t^{t+\Delta}(-\ell'(u))\,du` is nondecreasing in
+   :math:`t`: :math:`\sup_t L = \lim_{t\to\infty} L(t) = \Delta\,r` with
+   :math:`r = \lim_{u\to\infty}(-\ell'(u))` (monotone convergence).  *The rate:* :math:`r` is the
+   abscissa of convergence of :math:`E\,e^{sZ}`: for :math:`s < r`, :math:`\ell(t) \le
+   \ell(t_0) - (r-\delta)(t-t_0)` eventually (any :math:`\delta > 0`), so :math:`E\,e^{sZ} < \infty`;
+   for :math:`s \ge r`, :math:`-\ell' \le r` gives :math:`\ell(t) \ge \ell(0) - rt` on
+   :math:`t \ge 0` and :math:`E\,e^{sZ} = \infty`.  :math:`E\,e^{sZ} =
+   (1-\theta^2s^2)^{-\alpha}(1-\lambda^2s^2)^{-1}e^{\sigma^2s^2/2}` is finite exactly for
+   :math:`s < \min(1/\theta, 1/\lambda)` (:math:`1/\theta` when :math:`\lambda = 0`), so
+   :math:`r = 1/\max(\theta,\lambda)`.  *Not attained:* :math:`L(t_0) = \Delta r` would force
+   :math:`-\ell' = r` a.e. on :math:`[t_0,\infty)`, i.e. :math:`f_Z = Ce^{-rt}` there; :math:`f_Z`
+   is real-analytic (a Gaussian convolution), so :math:`f_Z = Ce^{-rt}` on all of
+   :math:`\mathbb R`, which is not integrable.  Checked in ``tests/test_gauss_alpha_ge_1.py``:
+   :math:`L` from the exact density is nondecreasing on a grid and approaches :math:`\Delta r`
+   from below.  Consequence: at :math:`\alpha = 1`, :math:`\sigma \to 0` this is the
+   Laplace(:math:`\theta`) mechanism (Laplace * Laplace for :math:`\lambda > 0`), and for
+   :math:`\alpha \ge 1` the noise is never better than Laplace at the same
+   :math:`\varepsilon` (``docs/beyond.md``).
 
 What is **numerically checked**: the values of :math:`f_Z` (the exact engine, relative error
 :math:`< 10^{-\text{dd}}` by its digits contract, ``dd`` chosen per point from the margin of
@@ -483,8 +509,6 @@ def _parse(alpha, theta, lam, sigma, Delta, digits):
     if lam == 0 and sigma == 0:
         raise ValueError("lam and sigma are both 0: the density of X1 - X2 alone is infinite at 0 for "
                          "alpha <= 1/2 and the privacy loss is unbounded; give lam > 0 or sigma > 0")
-    if sigma > 0 and not alpha < 1:
-        raise ValueError(f"alpha must be below 1 when sigma > 0 (the exact engine), got {mp.nstr(alpha, 8)}")
     return alpha, theta, lam, sigma, Delta, digits
 
 
@@ -506,6 +530,10 @@ def tight_epsilon(alpha, theta, lam, sigma, Delta=1, *, digits=12, workers=1):
     >>> # lam >= theta: the Lipschitz bound Delta/lam is the tail limit (item 6)
     >>> tight_epsilon("0.3", 1, 2, "0.1").epsilon == mp.mpf(1) / 2
     True
+    >>> # alpha >= 1: f_Z is log-concave, eps* = Delta / max(theta, lam), approached as t -> oo (item 7)
+    >>> r = tight_epsilon(2, "0.5", "0.2", "0.1", 3)
+    >>> r.epsilon == 6 and not r.attained
+    True
     """
     alpha, theta, lam, sigma, Delta, digits = _parse(alpha, theta, lam, sigma, Delta, digits)
     if sigma == 0:
@@ -516,6 +544,12 @@ def tight_epsilon(alpha, theta, lam, sigma, Delta=1, *, digits=12, workers=1):
             return TightEpsilon(epsilon=v, t_star=mp.inf, digits=digits, evaluations=0, tail_limit=v,
                                 lower_bound=v, upper_bound=v, attained=False,
                                 method="lipschitz = tail limit (lam >= theta)")
+    if alpha >= 1:
+        with mp.workdps(digits + GUARD_DIGITS):
+            v = Delta / max(theta, lam)
+            return TightEpsilon(epsilon=v, t_star=mp.inf, digits=digits, evaluations=0, tail_limit=v,
+                                lower_bound=v, upper_bound=v, attained=False,
+                                method="log-concave: tail limit (alpha >= 1)")
     P = _Problem(alpha, theta, lam, sigma, Delta, digits, int(workers))
     return _search(P)
 
@@ -536,6 +570,9 @@ def check_cover(points, alpha, theta, lam, sigma, Delta=1, *, digits=10):
     alpha, theta, lam, sigma, Delta, digits = _parse(alpha, theta, lam, sigma, Delta, digits)
     if sigma == 0 or lam >= theta:
         raise ValueError("check_cover applies to sigma > 0 and lam < theta")
+    if alpha >= 1:
+        raise ValueError("check_cover applies to alpha < 1 (items 3 and 5); for alpha >= 1 "
+                         "tight_epsilon's closed form Delta / max(theta, lam) holds (item 7)")
     P = _Problem(alpha, theta, lam, sigma, Delta, digits, 1)
     with mp.workdps(parse_precision(digits + 20)):
         pts = sorted({real(x, "points") for x in points})

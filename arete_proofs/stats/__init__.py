@@ -13,8 +13,8 @@ Four ``scipy.stats.rv_continuous`` instances, used exactly like
   (Lemma 27), shapes ``gamma, Delta, eps``;
 * ``arete_gauss`` -- :math:`X_1 - X_2 + Y + N`, Arete plus a Gaussian part
   :math:`N \sim \mathcal N(0, \sigma^2)` (beyond the paper, issue 17), shapes
-  ``alpha, theta, lam, sigma`` (``lam = 0`` or ``sigma = 0`` drops that part; ``sigma > 0``
-  needs ``alpha < 1``; its float64 path is :mod:`arete_proofs.distributions.fast_gauss`,
+  ``alpha, theta, lam, sigma`` (``lam = 0`` or ``sigma = 0`` drops that part; its float64
+  path for ``sigma > 0``, any ``alpha > 0``, is :mod:`arete_proofs.distributions.fast_gauss`,
   relative error below ``1e-9``).
 
 **Everything here is float64.**  The densities and distribution functions of

@@ -7,15 +7,15 @@ parameters ``alpha, theta, lam, sigma`` plus scipy's ``loc`` and ``scale``.
 ``lam = 0`` or ``sigma = 0`` drops that part.  Valid parameters (``_argcheck``;
 anything else gives ``nan``, as in scipy): all finite, ``alpha, theta > 0``,
 ``lam, sigma >= 0``; ``lam`` and ``sigma`` not both 0 when ``alpha <= 1/2`` (the density
-is infinite at 0 there); ``alpha < 1`` when ``sigma > 0`` (the range of the float64
-mixture path).  Scaling law: :math:`cZ` has parameters :math:`(\alpha, c\theta, c\lambda, c\sigma)`,
+is infinite at 0 there).  Scaling law: :math:`cZ` has parameters :math:`(\alpha, c\theta, c\lambda, c\sigma)`,
 so ``scale=c`` multiplies ``theta``, ``lam`` and ``sigma`` by ``c``.
 
 Where the numbers come from (all float64):
 
 * ``pdf``, ``logpdf``, ``cdf``, ``sf``: for ``sigma > 0``
-  :mod:`arete_proofs.distributions.fast_gauss` (Laplace-mixture quadrature; relative
-  error below ``1e-9`` at the parameters tested there); for ``sigma = 0`` the Arete
+  :mod:`arete_proofs.distributions.fast_gauss` (Laplace-mixture quadrature for ``alpha < 1``,
+  Gaussian variance mixture for ``alpha >= 1``; relative error below ``1e-9`` at the parameters
+  tested there); for ``sigma = 0`` the Arete
   path :mod:`arete_proofs.distributions.fast` (``fast.pdf`` etc., or ``fast.gg_pdf``
   etc. when also ``lam = 0``), so ``arete_gauss(alpha, theta, lam, 0)`` *is* ``arete(alpha, theta, lam)``.
   One call per distinct parameter set.
@@ -38,6 +38,10 @@ Exact values (any number of digits) are in :mod:`arete_proofs.distributions.aret
 >>> bool(Z.cdf(0) == 0.5 and Z.median() == 0.0)      # symmetric about 0
 True
 >>> bool(np.isclose(Z.var(), 2 * 0.05 * 0.7**2 + 0.06**2, rtol=1e-15))
+True
+>>> # alpha >= 1 too: alpha = 1, lam = 0 is Laplace(theta) + N, f(0) = e^(s^2/2) erfc(s/sqrt 2)/(2 theta), s = sigma/theta
+>>> from scipy.special import erfc
+>>> bool(np.isclose(arete_gauss.pdf(0.0, 1.0, 2.0, 0.0, 0.6), np.exp(0.045) * erfc(0.3 / np.sqrt(2)) / 4, rtol=1e-12))
 True
 """
 
@@ -73,7 +77,7 @@ def _valid(alpha, theta, lam, sigma):
     with np.errstate(invalid="ignore"):
         ok = np.isfinite(a) & np.isfinite(th) & np.isfinite(lm) & np.isfinite(sg)
         ok = ok & (a > 0) & (th > 0) & (lm >= 0) & (sg >= 0)
-        ok = ok & ((lm > 0) | (sg > 0) | (a > 0.5)) & ((sg == 0) | (a < 1))
+        ok = ok & ((lm > 0) | (sg > 0) | (a > 0.5))
     return ok
 
 
