@@ -31,6 +31,7 @@ def main(argv=None):
     ap.add_argument("--min-width", default="1/64")
     ap.add_argument("--max-gap", default="0.1")
     ap.add_argument("--runs", nargs="+", default=["1", "2", "dask"], help="worker counts, or 'dask'")
+    ap.add_argument("--no-check", action="store_true", help="skip check_certificate of each result")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
 
@@ -53,17 +54,18 @@ def main(argv=None):
                                  progress=True)
         made = time.perf_counter() - t0
         t1 = time.perf_counter()
-        rep = check_certificate(doc, workers=2, progress=True)
+        rep = None if args.no_check else check_certificate(doc, workers=2, progress=True)
         s = doc["summary"]
         rows.append({"run": run, "cells": s["cells"], "seconds": round(made, 1), "fraction": s["fraction"],
-                     "check_seconds_2_workers": round(time.perf_counter() - t1, 1), "check_ok": rep.ok})
+                     "check_seconds_2_workers": None if rep is None else round(time.perf_counter() - t1, 1),
+                     "check_ok": None if rep is None else rep.ok})
     print("| run | cells | time (s) | private | not private | undecided | --check, 2 workers (s) | check |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for r in rows:
         f = r["fraction"]
         print(f"| {r['run']} | {r['cells']} | {r['seconds']} | {100 * f['private']:.2f}% | "
-              f"{100 * f['not private']:.2f}% | {100 * f['undecided']:.2f}% | {r['check_seconds_2_workers']} | "
-              f"{'ok' if r['check_ok'] else 'FAILED'} |")
+              f"{100 * f['not private']:.2f}% | {100 * f['undecided']:.2f}% | {r['check_seconds_2_workers'] or '-'} | "
+              f"{'-' if r['check_ok'] is None else 'ok' if r['check_ok'] else 'FAILED'} |")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"box": {"eps": args.eps, "sensitivity": args.sensitivity, "min_width": args.min_width,
