@@ -79,8 +79,10 @@ correctness of arb/python-flint.  The float64 path (:mod:`~arete_proofs.distribu
 only places the cells and sets quadrature tolerances; a wrong placement costs time, never
 validity.
 
->>> r = certify_epsilon_gauss("0.25", "0.5", 0, "0.1", tol="1e-2", numeric=False)
->>> r.lower <= r.upper <= r.lower + 1e-2                     # a certified bracket of width <= tol
+>>> from arete_proofs.distributions import arete_gauss
+>>> opt8 = ("0.014727", "0.85419", 0, "0.027054")            # issue 17's eps = 8 optimum
+>>> b = pdf_ball("1e-9", *opt8, digits=12)                  # inside the spike of X1 - X2
+>>> bool(b.contains(arete_gauss.pdf("1e-9", *opt8, digits=30)))   # the engine's value is inside
 True
 """
 
@@ -530,10 +532,9 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
     these cell endpoints (0 and :math:`T` are added) instead of the float64 placement, e.g. to
     re-check a given cover; it is refined only where its cells are above the tolerance.
 
-    >>> from arete_proofs.privacy import tight_gauss
-    >>> r = certify_epsilon_gauss("0.25", "0.5", 0, "0.1", tol="1e-3", numeric=False)
-    >>> eps = tight_gauss.tight_epsilon("0.25", "0.5", 0, "0.1", digits=8).epsilon
-    >>> r.lower <= eps <= r.upper <= eps + 1e-3                   # the numeric value is bracketed
+    >>> r = certify_epsilon_gauss("0.014727", "0.85419", 0, "0.027054", numeric=False)   # issue 17, eps = 8
+    >>> # tight_gauss.tight_epsilon(..., digits=10) = 7.99994740210436 is bracketed, within tol = 1e-4
+    >>> r.lower <= 7.99994740210436 <= r.upper <= r.lower + 1e-4 and r.upper < 8
     True
     """
     from flint import arb, ctx
