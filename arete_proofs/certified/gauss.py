@@ -102,7 +102,8 @@ __all__ = ["CertifiedGaussDensity", "pdf_ball", "curvature_bound", "tail_bound",
            "GaussEpsilonCertificate"]
 
 _PREC = 64
-_CERT_PREC = 48  # bits of the density balls in certify_epsilon_gauss (relative radius ~1e-12)
+#: bits of the density balls in certify_epsilon_gauss (relative radius ~1e-12), lam = 0 and lam > 0 (measured fastest)
+_CERT_PREC = {False: 48, True: 56}
 _RATIO = 4  # pieces [1 + 2^(RATIO k), 1 + 2^(RATIO (k + 1))]
 _U_SWITCH = 2  # Re w above this: erfcx through U(1/2, 1/2, w^2)
 
@@ -519,7 +520,7 @@ def _split(a, b):
 
 
 def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol="1e-4", max_seconds=1200,
-                          numeric=True, progress=False, prec=_CERT_PREC, cover=None):
+                          numeric=True, progress=False, prec=None, cover=None):
     r"""Prove an upper bound on :math:`\varepsilon^* = \sup_t \ln f_Z(t)/f_Z(t+\Delta)` for
     :math:`Z = X_1 - X_2 + Y + N` (module docstring: the argument, tight_gauss items 1-6).
 
@@ -528,7 +529,9 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
     bound is within ``tol`` of the certified lower bound, the bound is at most ``target``, or
     ``max_seconds`` pass (the bound is then still certified, only wider).  ``numeric``: also
     compute :func:`arete_proofs.privacy.tight_gauss.tight_epsilon` (8 digits) for comparison,
-    not part of the proof.  ``progress``: one line per round on stderr.  ``cover``: start from
+    not part of the proof.  ``progress``: one line per round on stderr.  ``prec``: bits of the
+    density balls (default 48, or 56 when :math:`\lambda > 0`; radii about :math:`10^{-12}`
+    relative).  ``cover``: start from
     these cell endpoints (0 and :math:`T` are added) instead of the float64 placement, e.g. to
     re-check a given cover; it is refined only where its cells are above the tolerance.
 
@@ -544,6 +547,8 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
     dq = exact_parameter(Delta, "Delta")
     tol_q = exact_parameter(tol, "tol")
     target_f = None if target is None else float(exact_parameter(target, "target", allow_negative=True))
+    if prec is None:
+        prec = _CERT_PREC[laq > 0]
     if isinstance(prec, bool) or not isinstance(prec, int) or not 32 <= prec <= 1024:
         raise ValueError(f"prec must be an integer number of bits in 32..1024, got {prec!r}")
     num = None
@@ -644,6 +649,8 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
             if not new:
                 break
             pts = sorted(set(pts) | set(new))
+        if not U.is_finite():
+            raise PrecisionError("certified epsilon (Gaussian part): a density ball or the tail bound is not finite")
         if U < arb(best):
             raise ArithmeticError(f"certified upper bound {float(U)!r} is below the certified value {best!r} of L: "
                                   "the cover argument is inconsistent")
