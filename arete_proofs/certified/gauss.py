@@ -38,7 +38,8 @@ wide balls).  The :math:`s`-integral is split into pieces, each enclosed rigorou
   Taylor's theorem, :math:`E[L_b^2] = 2/b^2`, :math:`E[L_b^4] = 24/b^4`,
   :math:`k_b(t) = E\,v(t - L_b) \in v(t) + v''(t)/b^2 \pm M_4/b^4`, with
   :math:`M_4 = \sup|v''''| \le \sup|\varphi_\sigma''''| = 3\varphi_\sigma(0)/\sigma^4`
-  (:math:`v'''' = E\varphi_\sigma''''(\cdot - Y)`; :math:`|\mathrm{He}_4(x)|e^{-x^2/2} \le 3`), and
+  (:math:`v'''' = E\varphi_\sigma''''(\cdot - Y)`; :math:`|\mathrm{He}_4(y)|e^{-y^2/2} \le 3`: its
+  critical points are :math:`y^2 \in \{0, 5\pm\sqrt{10}\}`, values :math:`3, -1.86, 0.35`), and
   the moments of the mixing law in closed form,
   :math:`\int_P^\infty p(s)s^{-2k}ds = \frac{\sin\pi\alpha}{\pi}\,B(P^{-2};\alpha+k,1-\alpha)`
   (:math:`u = s^{-2}`) :math:`= \frac{\sin\pi\alpha}{\pi}\frac{x^{\alpha+k}}{\alpha+k}\,
@@ -441,7 +442,10 @@ class _Ell:
         ts = sorted({Fraction(t) for t in ts} - set(self.cache))
         if ts:
             for t, m in zip(ts, self.D.magnitudes(ts)):
-                self.cache[t] = self.D.pdf(t, mag=m).log()
+                b = self.D.pdf(t, mag=m)
+                if not (b.is_finite() and b.lower() > 0):
+                    raise PrecisionError(f"certified epsilon (Gaussian part): no positive ball for f_Z({float(t)!r}): {b}")
+                self.cache[t] = b.log()
 
     def __getitem__(self, t):
         return self.cache[Fraction(t)]
@@ -622,7 +626,8 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
                 a, b = pts[i], pts[i + 1]
                 lB = ell[b + dq]
                 kap = curvature_bound(a + dq, lB, aq, thq, laq, sgq, prec=prec)
-                M = None if not kap.is_finite() else 1 / (_arb(sgq) ** 2) + (kap if kap > 0 else arb(0))
+                kap = arb(kap.upper()) if kap.is_finite() else None
+                M = None if kap is None else 1 / (_arb(sgq) ** 2) + (kap if kap > 0 else arb(0))
                 ups.append(_cell_upper(a, b, ell[a], ell[b], ell[a + dq], lB, M))
             cellmax = max(ups, key=lambda x: float(x)) if ups else arb("-inf")
             U = cellmax if cellmax > tail_up else tail_up
