@@ -73,7 +73,8 @@ Examples:
 --sigma S > 0 adds a Gaussian part N(0, S^2) (beyond the paper; alpha < 1, --lam 0 allowed):
 the bound is proved for Z = X1 - X2 + Y + N with ball enclosures of its density
 (arete_proofs.certified.gauss), and the numeric value beside it is
-arete_proofs.privacy.tight_gauss's (8 digits).
+arete_proofs.privacy.tight_gauss's (8 digits).  With --sigma, --paper-eps parameters are
+their 30-digit values taken as exact rationals (not balls around e^(-EPS/4)).
 """,
     options=(add_parameter_options, add_sigma_option, _certify_arguments),
 )
