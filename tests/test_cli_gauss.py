@@ -238,8 +238,9 @@ BAD = {
     "sample-lam-sigma-zero": (["sample", "--alpha", "0.5", "--theta", "1", "--lam", "0", "--size", "3",
                                "--seed", "1", "--out", "x.npy"], "--lam and --sigma"),
     "optimize-family": (["optimize", "--epsilon", "8", "--family", "laplace"], "--family"),
+    # certify takes --sigma (tests/test_certified_gauss.py); a negative one is a usage error
+    "certify-sigma": (["certify", *ARETE, "--sigma", "-0.1"], "--sigma"),
     # not yet: these commands do not know --sigma (argparse error); simulate does (tests/test_simulate_gauss.py)
-    "certify-sigma": (["certify", *ARETE, "--sigma", "0.1"], "--sigma"),
     "compare-sigma": (["compare", "--epsilon", "8", "--sigma", "0.1"], "--sigma"),
     "account-sigma": (["account", *ARETE, "--epsilon", "1", "--sigma", "0.1"], "--sigma"),
 }

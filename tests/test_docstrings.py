@@ -55,6 +55,7 @@ MODULES = [
     "certified.statements",
     "certified.density",
     "certified.epsilon",
+    "certified.gauss",
     "certified.region",
     "certified.region_map",
     "walkthrough.region",

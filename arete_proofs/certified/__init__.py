@@ -6,6 +6,9 @@
   (:func:`~arete_proofs.certified.density.pdf`, :func:`~arete_proofs.certified.density.logpdf`)
 * :mod:`~arete_proofs.certified.epsilon` -- a proved upper bound on the tight epsilon
   (:func:`~arete_proofs.certified.epsilon.certify_epsilon`, ``arete certify``)
+* :mod:`~arete_proofs.certified.gauss` -- with a Gaussian part (issue 17): balls of :math:`f_Z`,
+  :math:`Z = X_1 - X_2 + Y + N`, and a proved bound on its tight epsilon
+  (:func:`~arete_proofs.certified.gauss.certify_epsilon_gauss`, ``arete certify --sigma``)
 * ``arete_proofs.certified.region`` and ``arete_proofs.certified.region_map`` -- where
   Lemma 3's parameters are eps-DP, cell by cell, with a re-checkable certificate
   (``certify_region``, ``arete certify-region``)
@@ -18,17 +21,19 @@ python-flint (extra ``certified``) is imported inside the functions, so this
 package imports without it.
 """
 
-from . import balls, density, epsilon, region, region_map, statements
+from . import balls, density, epsilon, gauss, region, region_map, statements
 from .balls import Certificate, certify_box, pdf_at_zero_ball
 from .density import CertifiedDensity, gg_pdf_ball, logpdf, logpdf_ball, pdf, pdf_ball
 from .epsilon import EpsilonCertificate, certify_epsilon, tail_bound
+from .gauss import GaussEpsilonCertificate, certify_epsilon_gauss
 from .region import check_cell, decide_cell
 from .region_map import certify_region, check_certificate
 
 __all__ = [
-    "balls", "density", "epsilon", "region", "region_map", "statements",
+    "balls", "density", "epsilon", "gauss", "region", "region_map", "statements",
     "Certificate", "certify_box", "pdf_at_zero_ball",
     "CertifiedDensity", "pdf", "logpdf", "pdf_ball", "logpdf_ball", "gg_pdf_ball",
     "EpsilonCertificate", "certify_epsilon", "tail_bound",
+    "GaussEpsilonCertificate", "certify_epsilon_gauss",
     "decide_cell", "check_cell", "certify_region", "check_certificate",
 ]

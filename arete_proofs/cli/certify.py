@@ -1,6 +1,8 @@
 """``arete certify``: a certified upper bound on the tight epsilon (extra ``certified``).
 
-Runs :func:`arete_proofs.certified.epsilon.certify_epsilon`; the numeric tight
+Runs :func:`arete_proofs.certified.epsilon.certify_epsilon`, or with ``--sigma S > 0``
+(a Gaussian part, beyond the paper, issue 17)
+:func:`arete_proofs.certified.gauss.certify_epsilon_gauss`; the numeric tight
 epsilon alone is ``arete epsilon`` (:mod:`arete_proofs.cli.epsilon`).  Shared
 options and the registry: :mod:`arete_proofs.cli._common`.
 """
@@ -10,11 +12,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import add_parameter_options, command, format_bound, format_value, need_flint, resolve_parameters
+from ._common import (add_parameter_options, add_sigma_option, command, format_bound, format_value, need_flint,
+                      resolve_parameters)
 
 #: Digits of the engine's tight epsilon ``certify_epsilon`` reports as ``numeric``
 #: (it calls ``tight_epsilon(..., digits=10)``); printed with exactly these digits.
 NUMERIC_DIGITS = 10
+#: Digits of the Gaussian-part tight epsilon ``certify_epsilon_gauss`` reports as ``numeric``
+#: (``tight_gauss.tight_epsilon(..., digits=8)``).
+GAUSS_NUMERIC_DIGITS = 8
 #: Digits of the certified bounds in the text output, rounded outward (a bound stays a bound).
 BOUND_DIGITS = 15
 
@@ -34,14 +40,14 @@ def _certify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
-def _gap_text(gap, numeric) -> str:
+def _gap_text(gap, numeric, digits=NUMERIC_DIGITS) -> str:
     """The gap bound - numeric with 2 digits, or, when it is not 10 times the numeric value's
     error bound (relative 10^-NUMERIC_DIGITS), only that bound: its digits would be noise.
 
     >>> _gap_text(2.5e-4, 6.0), _gap_text(1e-14, 14.25)
     ('gap 0.00025', 'gap below 1.5e-8, the accuracy of the numeric value')
     """
-    accuracy = abs(numeric) * 10.0 ** -NUMERIC_DIGITS
+    accuracy = abs(numeric) * 10.0 ** -digits
     if abs(gap) <= 10 * accuracy:
         return f"gap below {format_bound(10 * accuracy, 2, upward=True)}, the accuracy of the numeric value"
     return f"gap {gap:.2g}"
@@ -62,8 +68,15 @@ Examples:
 
     arete certify --alpha 0.07559007048913552 --theta 0.6295929433519876 --lam 0.05453349704921005 --target 6
     arete certify --paper-eps 20 --sensitivity 10 --json
+    arete certify --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054 --target 8
+
+--sigma S > 0 adds a Gaussian part N(0, S^2) (beyond the paper; alpha < 1, --lam 0 allowed):
+the bound is proved for Z = X1 - X2 + Y + N with ball enclosures of its density
+(arete_proofs.certified.gauss), and the numeric value beside it is
+arete_proofs.privacy.tight_gauss's (8 digits).  With --sigma, --paper-eps parameters are
+their 30-digit values taken as exact rationals (not balls around e^(-EPS/4)).
 """,
-    options=(add_parameter_options, _certify_arguments),
+    options=(add_parameter_options, add_sigma_option, _certify_arguments),
 )
 def certify_command(args: argparse.Namespace) -> int:
     """``arete certify``: certified upper bound on the tight epsilon."""
@@ -73,6 +86,14 @@ def certify_command(args: argparse.Namespace) -> int:
     params = resolve_parameters(args, 30, sensitivity_for_explicit=True)
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"
     alpha, theta, lam = params.alpha, params.theta, params.lam
+    if params.sigma != 0:
+        from ..certified.gauss import certify_epsilon_gauss
+
+        # with --paper-eps: the 30-digit values of resolve_parameters, taken exactly (no ball parameters here)
+        r = certify_epsilon_gauss(alpha, theta, lam, params.sigma, sensitivity, tol=args.tol, target=args.target,
+                                  numeric=not args.no_numeric, max_seconds=args.max_seconds,
+                                  progress=not args.quiet)
+        return _report(args, params, sensitivity, r, numeric_digits=GAUSS_NUMERIC_DIGITS)
     if args.paper_eps is not None:
         # the exact paper parameters: e^{-eps/4} as a 128-bit ball, theta = 4 Delta/eps as a fraction
         from flint import ctx
@@ -89,16 +110,24 @@ def certify_command(args: argparse.Namespace) -> int:
     r = certify_epsilon(alpha, theta, lam, sensitivity, tol=args.tol, target=args.target,
                         workers=args.workers, numeric=not args.no_numeric, max_seconds=args.max_seconds,
                         progress=not args.quiet)
+    return _report(args, params, sensitivity, r, numeric_digits=NUMERIC_DIGITS)
+
+
+def _report(args, params, sensitivity, r, *, numeric_digits) -> int:
+    """Print the certificate ``r`` (text or ``--json``); the exit status (1: --target not met)."""
     ok = r.target is None or r.meets_target
-    numeric = None if r.numeric is None else format_value(r.numeric, NUMERIC_DIGITS)
+    numeric = None if r.numeric is None else format_value(r.numeric, numeric_digits)
     if args.json:
         # the certified floats (upper, lower, tail) are exact JSON numbers; "numeric" is the
         # library's float of the engine's value, good to numeric_digits digits
+        exact = {"alpha": r.alpha, "theta": r.theta, "lam": r.lam, "Delta": r.Delta}
+        if getattr(r, "sigma", None) is not None:
+            exact["sigma"] = r.sigma
         doc = {**params.report, "sensitivity": sensitivity, **{k: v for k, v in r.to_dict().items()
-                                                    if k not in ("alpha", "theta", "lam", "Delta")},
-               "exact_parameters": {"alpha": r.alpha, "theta": r.theta, "lam": r.lam, "Delta": r.Delta}}
+                                                    if k not in ("alpha", "theta", "lam", "Delta", "sigma")},
+               "exact_parameters": exact}
         if numeric is not None:
-            doc["numeric_digits"] = NUMERIC_DIGITS
+            doc["numeric_digits"] = numeric_digits
         print(json.dumps(doc, indent=2, default=str))
     else:
         print(f"certified bound  epsilon* <= {format_bound(r.upper, BOUND_DIGITS, upward=True)}")
@@ -106,7 +135,7 @@ def certify_command(args: argparse.Namespace) -> int:
             print(f"certified lower  epsilon* >= {format_bound(r.lower, BOUND_DIGITS, upward=False)}"
                   f"  (at t = {r.t_star!r})")
         if numeric is not None:
-            print(f"numeric tight    epsilon* =  {numeric}  ({_gap_text(r.gap, r.numeric)})")
+            print(f"numeric tight    epsilon* =  {numeric}  ({_gap_text(r.gap, r.numeric, numeric_digits)})")
         print(f"method           {r.method}: {r.argument}")
         if r.method == "cover":
             print(f"cover            {r.cells} cells on [0, {r.T!r}], tail bound "
