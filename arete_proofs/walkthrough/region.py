@@ -27,7 +27,7 @@ __all__ = ["DATA", "load", "load_table", "intervals", "table", "plot_region_map"
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data"
 #: the sensitivities of the docs' table
 TABLE_DELTAS = (0.5, 1, 10, 100, 1e3, 1e4)
-COLOURS = {"private": "#4c9a5b", "not private": "#c0504d", "undecided": "#d9d9d9"}
+COLOURS = {"private": "#4c9a5b", "not private": "#c0504d", "undecided": "#f0b400"}
 
 
 def load(path=None):
@@ -133,11 +133,14 @@ def plot_region_map(doc=None, ax=None):
     doc = load() if doc is None else doc
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 5))
-    for c in doc["cells"]:
+    # edges in the face colour (no seams between thousands of thin strips); the undecided slivers
+    # last, so that they stay visible however thin they are
+    for c in sorted(doc["cells"], key=lambda c: c["status"] == "undecided"):
         e0, e1 = (float(Fraction(x)) for x in c["eps"])
         d0, d1 = (float(Fraction(x)) for x in c["sensitivity"])
-        ax.add_patch(Rectangle((math.log(d0), e0), math.log(d1 / d0), e1 - e0, facecolor=COLOURS[c["status"]],
-                               edgecolor="white", linewidth=0.2))
+        colour = COLOURS[c["status"]]
+        ax.add_patch(Rectangle((math.log(d0), e0), math.log(d1 / d0), e1 - e0, facecolor=colour,
+                               edgecolor=colour, linewidth=0.4))
     e0, e1 = (float(Fraction(x)) for x in doc["box"]["eps"])
     l0, l1 = (math.log(float(Fraction(x))) for x in doc["box"]["sensitivity"])
     ax.plot([l0, l1], [20 + 4 * l0, 20 + 4 * l1], color="black", linewidth=1.5,
