@@ -136,7 +136,7 @@ def test_given_cover_and_broken_curvature_is_caught(monkeypatch):
 def test_closed_case_and_bad_input():
     r = gauss.certify_epsilon_gauss("0.3", 1, "1.25", "0.1", 2, numeric=False, target=2)
     assert r.upper == 1.6 and r.method == "lipschitz" and r.meets_target
-    for kw, name in (({"alpha": 1}, "alpha"), ({"sigma": "-0.1"}, "sigma"), ({"lam": -1}, "lam")):
+    for kw, name in (({"alpha": 0}, "alpha"), ({"sigma": "-0.1"}, "sigma"), ({"lam": -1}, "lam")):
         p = dict(alpha="0.3", theta=1, lam=0, sigma="0.1") | kw
         with pytest.raises(ValueError, match=name):
             gauss.certify_epsilon_gauss(**p, numeric=False)
@@ -179,9 +179,19 @@ def test_cli_json_and_numeric_comparison(capsys, monkeypatch):
 
 @pytest.mark.parametrize("argv, name", [
     (["--alpha", "0.5", "--theta", "1", "--lam", "0", "--sigma", "-1"], "--sigma"),
-    (["--alpha", "1", "--theta", "1", "--lam", "0", "--sigma", "0.1"], "--alpha"),
+    (["--alpha", "-1", "--theta", "1", "--lam", "0", "--sigma", "0.1"], "alpha"),
     (["--alpha", "0.5", "--theta", "1", "--lam", "0", "--sigma", "0"], "--lam and --sigma"),
 ])
 def test_cli_bad_input_exit_2(capsys, argv, name):
     code, out, err = run(capsys, "certify", *argv)
     assert code == 2 and out == "" and name in err and len(err.splitlines()) == 1
+
+
+def test_alpha_at_least_1_is_the_closed_form(capsys):
+    # tight_gauss item 7: f_Z is log-concave, eps* = Delta/max(theta, lam); a wrong closed form
+    # (Delta/theta with lam > theta) would claim 2, above the true value 1
+    code, out, _ = run(capsys, "certify", "--alpha", "1.5", "--theta", "0.5", "--lam", "1", "--sigma", "0.1",
+                       "--json", "--no-numeric")
+    doc = json.loads(out)
+    assert code == 0 and doc["upper"] == 1.0 and doc["method"] == "log-concave"
+    assert gauss.certify_epsilon_gauss("1.5", "0.5", 1, "0.1", numeric=False).upper != 2.0

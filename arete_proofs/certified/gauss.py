@@ -421,6 +421,10 @@ class GaussEpsilonCertificate(EpsilonCertificate):
     >>> # lam >= theta: epsilon* = Delta/lam (tight_gauss item 6)
     >>> r.upper, r.method, r.to_dict()["sigma"]
     (0.5, 'lipschitz', '1/10')
+    >>> r = certify_epsilon_gauss(2, "1/2", 0, "0.1", numeric=False)
+    >>> # alpha >= 1: log-concave, epsilon* = Delta/max(theta, lam) (tight_gauss item 7)
+    >>> r.upper, r.method
+    (2.0, 'log-concave')
     """
 
     sigma: str = "0"
@@ -523,13 +527,34 @@ def _split(a, b):
     return m if a < m < b else None
 
 
+def _log_concave(alpha, theta, lam, sigma, Delta, target, numeric, t_start):
+    """alpha >= 1: eps* = Delta / max(theta, lam) exactly (tight_gauss, item 7), not attained."""
+    th, la = exact_parameter(theta, "theta"), exact_parameter(lam, "lam", allow_zero=True)
+    sg, dq = exact_parameter(sigma, "sigma"), exact_parameter(Delta, "Delta")
+    a = exact_parameter(alpha, "alpha")
+    num = None
+    if numeric:
+        from ..privacy import tight_gauss
+
+        num = float(tight_gauss.tight_epsilon(a, th, la, sg, dq, digits=8).epsilon)
+    return GaussEpsilonCertificate(
+        alpha=str(a), theta=str(th), lam=str(la), Delta=str(dq), sigma=str(sg),
+        upper=_up(_arb(dq / max(th, la))), lower=None, t_star=math.inf, method="log-concave",
+        argument="alpha >= 1: f_Z is log-concave (Prekopa), so L(t) is non-decreasing and eps* is its "
+                 "limit Delta/max(theta, lam) (tight_gauss, item 7)",
+        seconds=time.perf_counter() - t_start, numeric=num, target=None if target is None else
+        float(exact_parameter(target, "target", allow_negative=True)))
+
+
 def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol="1e-4", max_seconds=1200,
                           numeric=True, progress=False, prec=None, cover=None):
     r"""Prove an upper bound on :math:`\varepsilon^* = \sup_t \ln f_Z(t)/f_Z(t+\Delta)` for
     :math:`Z = X_1 - X_2 + Y + N` (module docstring: the argument, tight_gauss items 1-6).
 
-    Exact parameters (ints, Fractions, decimal strings, floats), :math:`0<\alpha<1`,
-    :math:`\lambda \ge 0`, :math:`\sigma > 0`.  Refines the cover until the certified upper
+    Exact parameters (ints, Fractions, decimal strings, floats), :math:`\alpha>0`,
+    :math:`\lambda \ge 0`, :math:`\sigma > 0`; for :math:`\alpha \ge 1` the closed form
+    :math:`\varepsilon^* = \Delta/\max(\theta,\lambda)` (tight_gauss, item 7: :math:`f_Z` is
+    log-concave), rounded up.  Refines the cover until the certified upper
     bound is within ``tol`` of the certified lower bound, the bound is at most ``target``, or
     ``max_seconds`` pass (the bound is then still certified, only wider).  ``numeric``: also
     compute :func:`arete_proofs.privacy.tight_gauss.tight_epsilon` (8 digits) for comparison,
@@ -547,6 +572,8 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
     from flint import arb, ctx
 
     t_start = time.perf_counter()
+    if exact_parameter(alpha, "alpha") >= 1:
+        return _log_concave(alpha, theta, lam, sigma, Delta, target, numeric, t_start)
     aq, thq, laq, sgq = _params(alpha, theta, lam, sigma)
     dq = exact_parameter(Delta, "Delta")
     tol_q = exact_parameter(tol, "tol")

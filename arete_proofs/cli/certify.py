@@ -70,7 +70,8 @@ Examples:
     arete certify --paper-eps 20 --sensitivity 10 --json
     arete certify --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054 --target 8
 
---sigma S > 0 adds a Gaussian part N(0, S^2) (beyond the paper; alpha < 1, --lam 0 allowed):
+--sigma S > 0 adds a Gaussian part N(0, S^2) (beyond the paper; --lam 0 allowed; alpha >= 1
+gives the closed form Delta/max(theta, lam) of the log-concave case):
 the bound is proved for Z = X1 - X2 + Y + N with ball enclosures of its density
 (arete_proofs.certified.gauss), and the numeric value beside it is
 arete_proofs.privacy.tight_gauss's (8 digits).  With --sigma, --paper-eps parameters are
