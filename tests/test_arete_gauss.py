@@ -14,30 +14,10 @@ from mpmath import mp
 
 from arete_proofs import PrecisionError  # noqa: F401  (the digits contract's exception)
 from arete_proofs.distributions import arete, arete_gauss as ag, fast_gauss as fg
+from _gauss_reference import cf, fourier as _fourier  # noqa: E402  (tests/_gauss_reference.py)
 
 OPT8 = ("0.015", "0.854", 0, "0.027")  # issue 17: the eps = 8 optimum (rounded)
 MIXED = ("0.3", "1", "0.2", "0.1")  # all three parts
-
-
-def _cf(u, a, th, lam, sg):
-    return (1 + th**2 * u**2) ** (-a) * (1 + lam**2 * u**2) ** (-1) * mp.exp(-sg**2 * u**2 / 2)
-
-
-def _fourier(kind, t, a, th, lam, sg, dps):
-    """pdf = (1/pi) int_0^inf cos(ut) cf du;  sf = 1/2 - (1/pi) int_0^inf sin(ut)/u cf du."""
-    with mp.workdps(dps + 10):
-        t, a, th, lam, sg = (mp.mpf(x) for x in (t, a, th, lam, sg))
-        U = mp.sqrt(2 * mp.log(10) * (dps + 8)) / sg  # cf < 10^-(dps+8) beyond U
-        if kind == "pdf":
-            g = lambda u: _cf(u, a, th, lam, sg) * mp.cos(u * t)  # noqa: E731
-        else:
-            g = lambda u: _cf(u, a, th, lam, sg) * (mp.sin(u * t) / u if u else t)  # noqa: E731
-        scales = [1 / th] + ([1 / lam] if lam else [])
-        n = int(U * t) + 16  # several subintervals per period of the oscillation
-        pts = {mp.zero} | {s * mp.mpf(2) ** k for s in scales for k in range(-8, 30) if s * 2**k < U}
-        pts |= {U * mp.mpf(k) / n for k in range(1, n + 1)}
-        v = mp.quad(g, sorted(pts)) / mp.pi
-        return v if kind == "pdf" else mp.mpf(1) / 2 - v
 
 
 def _rel(a, b):
@@ -126,7 +106,7 @@ def test_mean_abs_sigma_to_zero_and_var():
     assert _rel(m, arete.mean_abs("0.05", "0.8", "0.05", digits=20)) < 1e-9
     a, th, lam, sg = (mp.mpf(x) for x in ("0.3", "1", "0.2", "0.1"))
     with mp.workdps(30):
-        ref = -mp.diff(lambda u: _cf(u, a, th, lam, sg), 0, 2)
+        ref = -mp.diff(lambda u: cf(u, a, th, lam, sg), 0, 2)
     assert _rel(ag.var(a, th, lam, sg, digits=20), ref) < 1e-18
 
 

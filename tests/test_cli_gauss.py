@@ -21,6 +21,7 @@ from mpmath import mp
 
 from arete_proofs.cli import main
 from arete_proofs.mechanisms import sampling
+from _gauss_reference import fourier as _fourier  # noqa: E402  (tests/_gauss_reference.py)
 
 #: issue 17's eps = 8 optimum of X1 - X2 + N(0, sigma^2) (lam = 0); tight eps 7.9999474021
 #: at 12 digits (tight_gauss.tight_epsilon, ~36 s), E|Z| 0.04396 (the issue's table).
@@ -33,27 +34,6 @@ def run(capsys, *argv):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def _fourier(kind, t, a, th, lam, sg, dps=15):
-    """pdf = (1/pi) int_0^inf cos(ut) cf du;  sf = 1/2 - (1/pi) int_0^inf sin(ut)/u cf du."""
-    with mp.workdps(dps + 10):
-        t, a, th, lam, sg = (mp.mpf(x) for x in (t, a, th, lam, sg))
-
-        def cf(u):
-            return (1 + th**2 * u**2) ** (-a) * (1 + lam**2 * u**2) ** (-1) * mp.exp(-sg**2 * u**2 / 2)
-
-        U = mp.sqrt(2 * mp.log(10) * (dps + 8)) / sg  # cf < 10^-(dps+8) beyond U
-        if kind == "pdf":
-            g = lambda u: cf(u) * mp.cos(u * t)  # noqa: E731
-        else:
-            g = lambda u: cf(u) * (mp.sin(u * t) / u if u else t)  # noqa: E731
-        scales = [1 / th] + ([1 / lam] if lam else [])
-        n = int(U * abs(t)) + 16
-        pts = {mp.zero} | {s * mp.mpf(2) ** k for s in scales for k in range(-8, 30) if s * 2**k < U}
-        pts |= {U * mp.mpf(k) / n for k in range(1, n + 1)}
-        v = mp.quad(g, sorted(pts)) / mp.pi
-        return v if kind == "pdf" else mp.mpf(1) / 2 - v
 
 
 def _rel(a, b):

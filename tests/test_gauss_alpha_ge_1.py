@@ -30,6 +30,7 @@ from arete_proofs import mechanisms
 from arete_proofs.cli import main
 from arete_proofs.distributions import arete, arete_gauss as ag, fast_gauss as fg, gamma_gamma
 from arete_proofs.privacy import tight_gauss as tg
+from _gauss_reference import fourier as _fourier  # noqa: E402  (tests/_gauss_reference.py)
 
 
 def _rel(a, b):
@@ -71,27 +72,6 @@ def _alpha_one(kind, t, th, lam, sg):
             return _laplace_gauss(kind, t, b, sg)
         c = 1 / mp.mpf(lam)
         return (c * c * _laplace_gauss(kind, t, b, sg) - b * b * _laplace_gauss(kind, t, c, sg)) / (c * c - b * b)
-
-
-def _fourier(kind, t, a, th, lam, sg, dps):
-    """pdf = (1/pi) int_0^inf cos(ut) cf du;  sf = 1/2 - (1/pi) int_0^inf sin(ut)/u cf du."""
-    with mp.workdps(dps + 10):
-        t, a, th, lam, sg = (mp.mpf(x) for x in (t, a, th, lam, sg))
-
-        def cf(u):
-            return (1 + th**2 * u**2) ** (-a) * (1 + lam**2 * u**2) ** (-1) * mp.exp(-sg**2 * u**2 / 2)
-
-        U = mp.sqrt(2 * mp.log(10) * (dps + 8)) / sg  # cf < 10^-(dps+8) beyond U
-        if kind == "pdf":
-            g = lambda u: cf(u) * mp.cos(u * t)  # noqa: E731
-        else:
-            g = lambda u: cf(u) * (mp.sin(u * t) / u if u else t)  # noqa: E731
-        scales = [1 / th] + ([1 / lam] if lam else [])
-        n = int(U * abs(t)) + 16  # several subintervals per period of the oscillation
-        pts = {mp.zero} | {s * mp.mpf(2) ** k for s in scales for k in range(-8, 30) if s * 2**k < U}
-        pts |= {U * mp.mpf(k) / n for k in range(1, n + 1)}
-        v = mp.quad(g, sorted(pts)) / mp.pi
-        return v if kind == "pdf" else mp.mpf(1) / 2 - v
 
 
 # --------------------------------------------------------------------------
