@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 from scipy import special
@@ -57,8 +58,16 @@ def _check(alpha, theta, lam, sigma):
     return float(alpha), float(theta), float(lam), float(sigma)
 
 
+@lru_cache(maxsize=4)
+def _legendre(n):
+    """The n-point Gauss-Legendre rule on [-1, 1] (computed once per n; read-only arrays)."""
+    x, w = np.polynomial.legendre.leggauss(n)
+    x.flags.writeable = w.flags.writeable = False
+    return x, w
+
+
 def _gl(a, b):
-    x, w = np.polynomial.legendre.leggauss(_N)
+    x, w = _legendre(_N)
     return (a + b) / 2 + (b - a) / 2 * x, (b - a) / 2 * w
 
 
@@ -152,7 +161,7 @@ def _vm_nodes(alpha, theta, lam, sigma, t):
     peak = np.where((h < c / 2)[None, :], peak, lo)
     cuts = np.sort(np.concatenate([np.repeat(glob[:, None], t.size, axis=1), peak]), axis=0)
     a, b = cuts[:-1], cuts[1:]
-    x, gw = np.polynomial.legendre.leggauss(_N)
+    x, gw = _legendre(_N)
     half = ((b - a) / 2)[:, None, :]
     w = (((a + b) / 2)[:, None, :] + half * x[None, :, None]).reshape(-1, t.size)
     lg = math.lgamma(alpha) + alpha * math.log(k2)
