@@ -323,44 +323,31 @@ def _choose_T(P, L_est, limit):
 
 
 def _locate(P, t_f, dd):
-    """Parabolic steps on engine values around the float64 maximiser: (t*, L*, curvature)."""
-    def L(ts):
-        ts = [mp.mpf(t) for t in ts]
-        with mp.workdps(dd + 40):
-            sh = [t + P.shift for t in ts]
-        v = P.ell(ts + sh, [dd] * (2 * len(ts)))
-        n = len(ts)
-        return [v[i] - v[n + i] for i in range(n)]
+    """The float64 maximiser ``t_f`` with its engine value of L and the float64 curvature: (t0, L0, kappa).
 
+    No engine search: ``t0`` is only where the cover starts (its finest cells sit around it);
+    if the true maximiser lies elsewhere, the cells there fail their bound and are refined
+    (bisection plus a parabolic step on engine values, :func:`_refine`).
+    """
     fl = lambda t: float(P.fL(np.array([t]))[0])  # noqa: E731
     hq = max(1e-4 * max(t_f, P.sgf), 1e-12)
     kap = max(-(fl(t_f + hq) - 2 * fl(t_f) + fl(max(t_f - hq, 0))) / hq**2, 1e-6)
-    s = max(10 * math.sqrt(1e-9 * max(1.0, abs(fl(t_f))) / kap), 1e-14)
     c = mp.mpf(t_f)
-    for _ in range(3):
-        if c - s <= 0:
-            x = [mp.zero, s / 2, s] if c <= s else [c - s, c, c + s]
-        else:
-            x = [c - s, c, c + s]
-        y = L(x)
-        den = (x[1] - x[0]) * (y[1] - y[2]) - (x[1] - x[2]) * (y[1] - y[0])
-        k = max(range(3), key=lambda i: y[i])
-        if den == 0:
-            c = x[k]
-            break
-        xv = x[1] - ((x[1] - x[0]) ** 2 * (y[1] - y[2]) - (x[1] - x[2]) ** 2 * (y[1] - y[0])) / (2 * den)
-        curv = -2 * ((y[2] - y[1]) / (x[2] - x[1]) - (y[1] - y[0]) / (x[1] - x[0])) / (x[2] - x[0])
-        if curv > 0:
-            kap = float(curv)
-        c = min(max(xv, x[0]), x[2]) if curv > 0 else x[k]
-        c = max(c, mp.zero)
-        s = s / 100
-    Lc = L([c])[0]
-    return c, Lc, kap
+    with mp.workdps(dd + 40):
+        v = P.ell([c, c + P.shift], [dd, dd])
+    return c, v[0] - v[1], kap
+
+
+#: step factors tried from each cover point (2^(k/4), 1/64 .. 16 times the last step)
+_STEPS = 2.0 ** (np.arange(-24, 17) / 4)
 
 
 def _place(P, t0, L0, kap, tol, T):
-    """Float64 placement of the cover points of [0, T] (a quadratic model near t0)."""
+    """Float64 placement of the cover points of [0, T] (a quadratic model near t0).
+
+    From each point the longest step (among ``_STEPS`` times the last one) whose float64 cell
+    bound is at most ``L0 + tol/2``.  Returns the points and, per cell, that float64 bound.
+    """
     sh = P.shf
     offset = L0 - float(P.fL(np.array([t0]))[0])
 
@@ -371,35 +358,81 @@ def _place(P, t0, L0, kap, tol, T):
         return np.where(near, q, P.fL(t) + offset), P.fl(t + sh)
 
     def U(a, b):
-        (La, Lb), (lA, lB) = model([a, b])
-        la, lb = La + lA, Lb + lB
-        return cell_bound(a, b, la, lb, lA, lB, 0.0, P.M(a, b, lB, False))
+        n = len(a)
+        L, lS = model(np.concatenate([a, b]))
+        out = np.empty(n)
+        for j in range(n):
+            la, lb = L[j] + lS[j], L[n + j] + lS[n + j]
+            out[j] = cell_bound(a[j], b[j], la, lb, lS[j], lS[n + j], 0.0, P.M(a[j], b[j], lS[n + j], False))
+        return out
 
     target = L0 + tol / 2
-    pts = [t0]
+    pts, bounds = [t0], {}
     for direction, stop in ((1, T), (-1, 0.0)):
         x = t0
-        h = math.sqrt(8 * tol / (2 / P.sgf**2)) / 2
+        h = math.sqrt(tol) * P.sgf  # chord + (1/sigma^2)/8 h^2 <= L0 + tol/8 around t0
         while (x < stop) if direction > 0 else (x > stop):
-            y = min(x + h, stop) if direction > 0 else max(x - h, stop)
-            a, b = min(x, y), max(x, y)
-            if U(a, b) <= target or b - a < 1e-15 * max(b, 1e-300):
-                pts.append(y)
-                x = y
-                h *= 2
-            else:
-                h /= 2
+            ys = np.unique(np.minimum(x + h * _STEPS, stop) if direction > 0 else np.maximum(x - h * _STEPS, stop))
+            ys = ys[ys != x]
+            a, b = np.minimum(x, ys), np.maximum(x, ys)
+            u = U(a, b)
+            ok = (u <= target) | (b - a < 1e-15 * np.maximum(b, 1e-300))
+            if not ok.any():
+                h *= 2.0 ** -6
+                if not h > 1e-300:
+                    raise PrecisionError("tight epsilon (Gaussian part): the float placement found no cell")
+                continue
+            j = int(np.flatnonzero(ok).max()) if direction > 0 else int(np.flatnonzero(ok).min())
+            y = float(ys[j])
+            bounds[(min(x, y), max(x, y))] = float(u[j])
+            h, x = abs(y - x), y
+            pts.append(y)
             if len(pts) > _MAX_ENGINE_POINTS:
                 raise PrecisionError("tight epsilon (Gaussian part): the cover needs too many cells")
-    return sorted(set(pts))
+    pts = sorted(set(pts))
+    return pts, [bounds.get((a, b), target) for a, b in zip(pts, pts[1:])]
+
+
+def _point_digits(pts_f, cell_u, L0, tol, dd_max):
+    """Engine digits per cover point from the float64 slack of its cells.
+
+    A point's value enters the bounds of its two cells; an error ``e`` in each of the four
+    values of ``ln f`` moves a cell bound by at most ``4e`` (``2e`` in the values, ``2e`` the
+    allowance), so ``e <= slack/8`` keeps half the slack ``L0 + tol - U`` for float64 model error.
+    """
+    n = len(pts_f)
+    slack = [math.inf] * n
+    for k, u in enumerate(cell_u):
+        s = max(L0 + tol - u, tol / 2)
+        slack[k], slack[k + 1] = min(slack[k], s), min(slack[k + 1], s)
+    return [int(min(dd_max, max(_MIN_DIGITS, math.ceil(-math.log10(s / 8))))) if s < math.inf else dd_max
+            for s in slack]
+
+
+def _refine(pts, dds, Us, Ls, level, dd_f):
+    """New points for the cells whose bound is above ``level``: midpoints, plus the vertex of the
+    parabola through the best point and its neighbours when it falls in such a cell."""
+    new = {}
+    bad = [k for k, u in enumerate(Us) if u > level]
+    for k in bad:
+        new[(pts[k] + pts[k + 1]) / 2] = min(dd_f, max(dds[k], dds[k + 1]) + 2)
+    i = max(range(len(Ls)), key=lambda j: Ls[j])
+    if 0 < i < len(pts) - 1:
+        (x0, x1, x2), (y0, y1, y2) = pts[i - 1:i + 2], Ls[i - 1:i + 2]
+        den = (x1 - x0) * (y1 - y2) - (x1 - x2) * (y1 - y0)
+        if den:
+            xv = x1 - ((x1 - x0) ** 2 * (y1 - y2) - (x1 - x2) ** 2 * (y1 - y0)) / (2 * den)
+            for k in bad:
+                if pts[k] < xv < pts[k + 1]:
+                    new[xv] = dd_f
+    return new
 
 
 def _search(P):
     digits = P.digits
-    sh = P.shf
     limit = P.shift / P.theta
     grid = np.unique(np.concatenate([[0.0], np.geomspace(1e-9, 1, 400) * max(P.sgf, 1e-3) * 20,
-                                     np.linspace(0, 2 * P.thf + 4 * sh, 400)]))
+                                     np.linspace(0, 2 * P.thf + 4 * P.shf, 400)]))
     Lg = P.fL(grid)
     i = int(np.argmax(Lg))
     L_est = float(Lg[i])
@@ -416,19 +449,20 @@ def _search(P):
             lo = c
     t_f = (lo + hi) / 2
     extra = max(0, math.ceil(-math.log10(L_est)))
-    dd_f = digits + 4 + extra
+    # engine digits at the maximiser: errors of 10^-dd_f move the bracket by ~4 10^-dd_f << 10^-digits L
+    dd_f = digits + 2 + extra
     tol = mp.mpf(10) ** -digits * mp.mpf(L_est) * mp.mpf("0.45")
     T = _choose_T(P, L_est, float(limit))
     t0, L0, kap = _locate(P, t_f, dd_f)
-    pts_f = _place(P, float(t0), float(L0), kap, float(tol), T)
-    pts = sorted(set([mp.mpf(x) for x in pts_f] + [t0]))
-    # per-point digits from the margin of the float-predicted bounds
+    pts_f, cell_u = _place(P, float(t0), float(L0), kap, float(tol), T)
+    dd_pts = _point_digits(pts_f, cell_u, float(L0), float(tol), dd_f)
+    allp = {mp.mpf(x): d for x, d in zip(pts_f, dd_pts)}
+    allp[t0] = dd_f
+    pts = sorted(allp)
+    dds = [allp[x] for x in pts]
     with mp.workdps(dd_f + 40):
-        def shifted(ts):
-            return [t + P.shift for t in ts]
-
         def certify(pts, dds):
-            vals = P.ell(pts + shifted(pts), dds + dds)
+            vals = P.ell(pts + [t + P.shift for t in pts], dds + dds)
             n = len(pts)
             lv, m = vals[:n], vals[n:]
             errs = [max(P.err(t), P.err(t + P.shift)) for t in pts]
@@ -440,28 +474,16 @@ def _search(P):
                 Us.append(cell_bound(pts[k], pts[k + 1], lv[k], lv[k + 1], m[k], m[k + 1], e, Mk))
             return Us, Ls
 
-        fLs = P.fL(np.asarray(pts_f, dtype=float)) + (float(L0) - float(P.fL(np.array([float(t0)]))[0]))
-        dds = []
-        for x, Lx in zip(pts, [None] * len(pts)):
-            margin = float(L0) - float(P.fL(np.array([float(x)]))[0]) + 0.0
-            need = dd_f if margin < 1e-6 else int(min(dd_f, max(_MIN_DIGITS, math.ceil(-math.log10(margin / 8)) + 1)))
-            dds.append(need)
-        del fLs
         for _round in range(60):
             Us, Ls = certify(pts, dds)
             L_lo = max(Ls)
-            bad = [k for k, u in enumerate(Us) if u > L_lo + tol]
-            if not bad:
+            if not any(u > L_lo + tol for u in Us):
                 break
             if P.evaluations > _MAX_ENGINE_POINTS:
-                raise PrecisionError(f"tight epsilon (Gaussian part): {len(bad)} cells above the tolerance")
-            new = {}
-            for k in bad:
-                a, b = pts[k], pts[k + 1]
-                mid = (a + b) / 2
-                new[mid] = min(dd_f, max(dds[k], dds[k + 1]) + 2)
+                bad = sum(u > L_lo + tol for u in Us)
+                raise PrecisionError(f"tight epsilon (Gaussian part): {bad} cells above the tolerance")
             allp = dict(zip(pts, dds))
-            allp.update(new)
+            allp.update(_refine(pts, dds, Us, Ls, L_lo + tol, dd_f))
             pts = sorted(allp)
             dds = [allp[x] for x in pts]
         else:
@@ -472,8 +494,7 @@ def _search(P):
         k = max(range(len(Ls)), key=lambda i: Ls[i])
         best_t = pts[k]
         v1 = P.ell([best_t, best_t + P.shift], [dd_f, dd_f])
-        lk = best_t
-        e1 = 2 * P.err(lk)
+        e1 = 2 * max(P.err(best_t), P.err(best_t + P.shift))
         # the value at the best point again at 10 more digits
         v2 = [_engine_log((x, dd_f + 10, P.alpha, P.theta, P.lam, P.sigma)) for x in (best_t, best_t + P.shift)]
         P.evaluations += 2
