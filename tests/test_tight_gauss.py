@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from mpmath import mp
 
+from arete_proofs import PrecisionError
 from arete_proofs.distributions import arete_gauss, fast_gauss
 from arete_proofs.privacy import tight, tight_gauss as tg
 
@@ -116,3 +117,19 @@ def test_bad_input(kw, name):
     args.update(kw)
     with pytest.raises(ValueError, match=name):
         tg.tight_epsilon(args["alpha"], args["theta"], args["lam"], args["sigma"], args["Delta"], digits=4)
+
+
+def test_a_misplaced_seed_is_refined(monkeypatch):
+    # the cover starts at the float64 maximiser t_f (its finest cells around it); seeded 1.5e-5 off (inside
+    # the quadratic model's range; L there is ~1e-7 below the max, far above the tolerance at 8 digits),
+    # the failing cells are refined with engine values until the bracket closes around the true maximum
+    locate = tg._locate
+    monkeypatch.setattr(tg, "_locate", lambda P, t_f, dd: locate(P, t_f + 1.5e-5, dd))
+    r = tg.tight_epsilon(*SET8, digits=8)
+    # the 12-digit value (benchmarks/bench_tight_gauss.py, checked against the certified ball bound)
+    assert r.lower_bound <= mp.mpf("7.99994740210436") <= r.upper_bound
+    assert r.upper_bound - r.lower_bound <= 1e-8 * r.lower_bound and abs(r.t_star - mp.mpf("1.6216575e-3")) < 2e-6
+    # broken: no refinement, the cover never closes
+    monkeypatch.setattr(tg, "_refine", lambda *a: {})
+    with pytest.raises(PrecisionError):
+        tg.tight_epsilon(*SET8, digits=8)

@@ -99,14 +99,16 @@ items 6 and 7 the closed cases):
    :math:`\varepsilon` (``docs/beyond.md``).
 
 What is **numerically checked**: the values of :math:`f_Z` (the exact engine, relative error
-:math:`< 10^{-\text{dd}}` by its digits contract, ``dd`` chosen per point from the margin of
-its cells), :math:`\ln g` (:mod:`~arete_proofs.distributions.gamma_gamma`, absolute error
+:math:`< 10^{-\text{dd}}` by its digits contract, ``dd`` chosen per point from the float64 slack of
+its two cells), :math:`\ln g` (:mod:`~arete_proofs.distributions.gamma_gamma`, absolute error
 :math:`< 10^{-8}`, tail only) and the Bessel ratio (mpmath at 30 digits, with a
 :math:`10^{-6}` relative margin).  The float64 path
-(:mod:`~arete_proofs.distributions.fast_gauss`) only places the cells; the maximiser is located
-by parabolic steps on engine values; cells whose certified bound is too high are bisected with
-engine values.  The bracket ``[lower_bound, upper_bound]`` has relative width
-:math:`\le 10^{-\text{digits}}` or :class:`~arete_proofs.PrecisionError` is raised.
+(:mod:`~arete_proofs.distributions.fast_gauss`) only places the cells: from its maximiser
+outwards, each cell as long as its float64 bound allows (cell lengths grow geometrically); cells
+whose certified bound is too high are bisected with engine values (plus a parabolic step
+towards the maximum), so a misplaced float64 maximiser costs time, never validity.  The
+bracket ``[lower_bound, upper_bound]`` has relative width :math:`\le 10^{-\text{digits}}` or
+:class:`~arete_proofs.PrecisionError` is raised.
 
 >>> from mpmath import mp
 >>> r = tight_epsilon("0.014727", "0.85419", 0, "0.027054", digits=6)   # issue 17's eps = 8 set
@@ -136,6 +138,7 @@ _GG_DIGITS = 8
 _ETA = mp.mpf("1e-6")
 _MIN_DIGITS = 6
 _MAX_ENGINE_POINTS = 400
+_CHECK_DIGITS = 4  # the loss at the best point is evaluated again with this many more digits
 
 
 # ---------------------------------------------------------------------------
@@ -460,6 +463,7 @@ def _search(P):
     allp[t0] = dd_f
     pts = sorted(allp)
     dds = [allp[x] for x in pts]
+    cells = {}
     with mp.workdps(dd_f + 40):
         def certify(pts, dds):
             vals = P.ell(pts + [t + P.shift for t in pts], dds + dds)
@@ -469,9 +473,12 @@ def _search(P):
             Ls = [lv[k] - m[k] - 2 * errs[k] for k in range(n)]
             Us = []
             for k in range(n - 1):
-                e = max(errs[k], errs[k + 1])
-                Mk = P.M(pts[k], pts[k + 1], m[k + 1] - e, True)
-                Us.append(cell_bound(pts[k], pts[k + 1], lv[k], lv[k + 1], m[k], m[k + 1], e, Mk))
+                key = (pts[k], pts[k + 1], dds[k], dds[k + 1])  # a cell's bound is kept across rounds
+                if key not in cells:
+                    e = max(errs[k], errs[k + 1])
+                    Mk = P.M(pts[k], pts[k + 1], m[k + 1] - e, True)
+                    cells[key] = cell_bound(pts[k], pts[k + 1], lv[k], lv[k + 1], m[k], m[k + 1], e, Mk)
+                Us.append(cells[key])
             return Us, Ls
 
         for _round in range(60):
@@ -495,11 +502,12 @@ def _search(P):
         best_t = pts[k]
         v1 = P.ell([best_t, best_t + P.shift], [dd_f, dd_f])
         e1 = 2 * max(P.err(best_t), P.err(best_t + P.shift))
-        # the value at the best point again at 10 more digits
-        v2 = [_engine_log((x, dd_f + 10, P.alpha, P.theta, P.lam, P.sigma)) for x in (best_t, best_t + P.shift)]
+        # the value at the best point again at _CHECK_DIGITS more digits (a check of the digits contract)
+        dd2 = dd_f + _CHECK_DIGITS
+        v2 = [_engine_log((x, dd2, P.alpha, P.theta, P.lam, P.sigma)) for x in (best_t, best_t + P.shift)]
         P.evaluations += 2
         L1, L2 = v1[0] - v1[1], v2[0] - v2[1]
-        e2 = 2 * mp.mpf(10) ** -(dd_f + 10) * mp.mpf("1.001")
+        e2 = 2 * mp.mpf(10) ** -dd2 * mp.mpf("1.001")
         if abs(L1 - L2) > e1 + e2:
             raise PrecisionError("the privacy loss at the maximiser disagrees between two precisions")
         lower = max(L_lo, L2 - e2)
