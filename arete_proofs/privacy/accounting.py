@@ -1,4 +1,4 @@
-r"""Approximate DP of one release of Arete noise: the exact hockey stick :math:`\delta(\varepsilon)` and its inverse.
+r"""Approximate DP of one release of Arete noise (optionally with a Gaussian part): the exact hockey stick :math:`\delta(\varepsilon)` and its inverse.
 
 The Arete mechanism releases :math:`q(x) + Z`, :math:`Z \sim \mathrm{Arete}(\alpha,\theta,\lambda)`
 (Definition 4).  For two inputs whose query values differ by :math:`s`,
@@ -54,6 +54,27 @@ exact survival function :math:`\bar F`; the working precision grows with the can
 between the two masses.  Beyond the grid's end :math:`T` the neglected mass is at most
 :math:`\bar F(T)`, kept below :math:`10^{-(\text{digits}+3)}\delta`.  Errors in the roots
 enter only to second order (the integrand vanishes there).
+
+**With a Gaussian part** (``sigma > 0``, beyond the paper: :math:`Z = X_1 - X_2 + Y + N`,
+:math:`N \sim \mathcal N(0,\sigma^2)`, :mod:`arete_proofs.distributions.arete_gauss`; exact
+values from that engine, float64 from :mod:`~arete_proofs.distributions.fast_gauss`, the tight
+epsilon and its maximiser from :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`).  The
+proof (a)-(d) uses only that the density is continuous, symmetric and unimodal, and
+:math:`Z` is (tight_gauss, item 1: a convolution of symmetric unimodal laws, Wintner), so
+:math:`\delta(\varepsilon) = \delta_\Delta(\varepsilon)` and :math:`A \subset (-\Delta/2,\infty)` hold as
+stated; :math:`L_\Delta` is again increasing on :math:`(-\Delta/2, 0]`.  What changes is the
+shape of :math:`L_\Delta` on :math:`(0,\infty)`: the density is smooth at 0, so
+:math:`L_\Delta` is flat there and its maximiser :math:`t^*` lies inside (tight_gauss, items 2-4:
+:math:`\ell'' \ge -1/\sigma^2` from the Gaussian part, an upper curvature bound away from 0),
+and the Lipschitz bound :math:`1/\lambda` is unavailable when :math:`\lambda = 0`.  A hidden pair
+of sign changes in a grid cell :math:`[a,b] \subset [0,\infty)` is then ruled out by
+monotonicity of :math:`\ell = \ln f` alone: :math:`\ell(b) - \ell(a+\Delta) \le L_\Delta(t)
+\le \ell(a) - \ell(b+\Delta)` on the cell (the *monotone envelope*), so a cell whose upper
+envelope is below :math:`\varepsilon` (or lower envelope above) holds no point of the other
+sign; other cells are subdivided as before.  The grid's end :math:`T` adds
+:math:`\sigma\sqrt{2\ln 10\,(\text{digits}+30)}` for the Gaussian tail (and the tail check
+below still applies), and roots are first bracketed by the float64 root, confirmed by two
+engine signs.
 
 What is **numerically checked** rather than proved: that no pair of sign changes hides
 inside a grid cell narrower than :math:`2^{-40}` of its position (the Lipschitz bound
@@ -442,7 +463,10 @@ def hockey_stick(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, sigma=0)
     sensitivity ``sensitivity`` (:math:`\Delta`) is :math:`(\varepsilon,\delta)`-DP,
     ``digits`` significant digits (plus guard digits); exactly 0 for
     :math:`\varepsilon \ge \varepsilon^*`, the tight epsilon (Section 4.2, Corollary 5).
-    The supremum is at :math:`s = \Delta` (module docstring, proof (a)-(c)).
+    The supremum is at :math:`s = \Delta` (module docstring, proof (a)-(c)).  ``sigma > 0``: the
+    noise :math:`X_1 - X_2 + Y + N(0,\sigma^2)` (module docstring, *With a Gaussian part*;
+    :math:`\alpha < 1`, ``lam = 0`` allowed), with :math:`\varepsilon^*` of
+    :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.
 
     >>> from mpmath import mp
     >>> # eps = 0: delta is the total variation P(|Z| < Delta/2), a closed CDF difference
@@ -459,7 +483,7 @@ def epsilon_for_delta(alpha, theta, lam, sensitivity=1, delta=1e-6, *, digits=12
 
     Safeguarded Newton on :math:`\ln\delta(\varepsilon)` with the exact derivative
     :math:`\delta'(\varepsilon) = -e^\varepsilon P(Z+\Delta \in A)`, bracketed in
-    :math:`[0, \varepsilon^*]`; relative accuracy :math:`10^{-\text{digits}}`.
+    :math:`[0, \varepsilon^*]`; relative accuracy :math:`10^{-\text{digits}}`; ``sigma`` as in :func:`hockey_stick`.
 
     >>> from mpmath import mp
     >>> e = epsilon_for_delta("0.3", 1, "0.5", 1, "1e-3", digits=8)

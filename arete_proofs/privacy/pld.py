@@ -19,8 +19,19 @@ scan, :func:`arete_proofs.privacy.accounting.loss_grid`; the maximiser :math:`t^
 :func:`~arete_proofs.privacy.tight.tight_epsilon` is one of them); on each monotone piece
 the points where :math:`L` crosses the bin edges :math:`kh` are found by inverse
 interpolation, and each interval between consecutive points gets the CDF mass between
-them (float64 survival function of :mod:`arete_proofs.distributions.fast`, not sampling
+them (float64 survival function of :mod:`arete_proofs.distributions.fast`, or
+:mod:`~arete_proofs.distributions.fast_gauss` with a Gaussian part, not sampling
 and not a density grid).
+
+**With a Gaussian part** (``sigma=``, beyond the paper): the same construction on the loss of
+:math:`X_1 - X_2 + Y + N(0,\sigma^2)` (:mod:`arete_proofs.privacy.accounting` with
+``sigma``: :mod:`~arete_proofs.distributions.fast_gauss` survival function, the tight epsilon
+of :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`); the symmetry used for the mirror
+holds (the density is symmetric unimodal), the maximiser :math:`t^*` is interior (the loss is
+flat at 0), the float64 allowance is :math:`10^{-7}` instead of ``ETA``, and at a local minimum
+of :math:`L` the cell's least loss is bounded by the monotone envelope
+:math:`\ell(b) - \ell(a+\Delta)` instead of the Lipschitz slack (there is none for
+:math:`\lambda = 0`).
 
 **Pessimistic.**  Each interval's mass goes to the bin :math:`\lceil (\max L + \eta)/h \rceil`,
 where :math:`\max L` is the larger endpoint value (the piece is monotone) or, on the
@@ -169,7 +180,8 @@ def arete_pld(alpha, theta, lam, sensitivity=1, *, value_discretization_interval
     :math:`(\varepsilon, \delta)`-DP (Definition 25), is at least the exact
     :func:`~arete_proofs.privacy.accounting.hockey_stick` for every eps, and exceeds it by
     :math:`O(h)`; ``compose``/``self_compose`` give the composition with any PLD of the
-    same ``value_discretization_interval`` (``h``).  Needs the extra ``accounting``.
+    same ``value_discretization_interval`` (``h``).  ``sigma > 0``: the noise with a Gaussian
+    part :math:`N(0,\sigma^2)` (module docstring).  Needs the extra ``accounting``.
 
     >>> pld = arete_pld("0.5", 1, 1, 1, value_discretization_interval=1e-2)
     >>> from arete_proofs.privacy.accounting import hockey_stick
