@@ -234,7 +234,7 @@ def optimize(eps, Delta=1, *, family="gauss", objective="mean_abs", digits=12, w
                             r.variance, objective, target, time.perf_counter() - t0, r.evaluations)
     a, th, la, sg, _v, n = search(target, family=family, objective=objective, start=start, alpha_max=alpha_max,
                                   maxfev=maxfev)
-    for attempt in range(6):
+    for attempt in range(8):
         try:
             r = tight_gauss.tight_epsilon(a, th * D, la * D, sg * D, Delta, digits=d, workers=workers)
         except PrecisionError as err:  # a cover too fine at d digits: certify at fewer (still a bracket)
@@ -244,7 +244,7 @@ def optimize(eps, Delta=1, *, family="gauss", objective="mean_abs", digits=12, w
             continue
         if r.upper_bound <= eps_mp:
             break
-        sg *= 1 + 2.0 ** attempt * 1e-9 + float(r.upper_bound - eps_mp) / target
+        sg *= 1 + 2.0 ** attempt * (1e-9 + float(r.upper_bound - eps_mp) / target)
     else:
         raise ArithmeticError(f"could not confirm eps <= {eps!r} with the certified tight epsilon")
     m = arete_gauss.mean_abs(a, th * D, la * D, sg * D, digits=d)

@@ -65,8 +65,8 @@ def _start(eps, arete_params):
     """Start of the Gaussian-family search: issue 17's values, else scaled from Arete's optimum."""
     if eps in START:
         return START[eps]
-    if eps < 4:  # near Laplace: alpha towards 1 (module docstring, *below eps = 4*)
-        return (0.8, 1.2 / eps)
+    if eps < 4:  # near Laplace: alpha at the 0.95 cap, theta just above Delta/eps (docs/beyond.md)
+        return (0.94, 1.03 / eps)
     if arete_params is not None:
         a, th = float(arete_params[0]), float(arete_params[1])
         return (0.7 * a, min(1.1 * th, 0.999))
