@@ -76,3 +76,14 @@ def test_unknown_part_or_kind():
         beyond.table_markdown(beyond.load(), "median")
     with pytest.raises(ValueError, match="part"):
         beyond.compute_part(8, "median", {})
+
+
+def test_sigma_zero_is_detected_where_gamma_difference_alone_is_private():
+    # alpha = 0.9 > 1/2: X1 - X2 alone has eps* = ln g(0)/g(1), which is 2 at theta = 0.5658 (mpmath
+    # root of gamma_gamma.pdf, this exploration); above that theta sigma -> 0 meets eps = 2
+    from arete_proofs.privacy import optimize_gauss as og
+
+    with pytest.raises(og._SigmaZero):
+        og._solve_sigma(2.0, 0.9, 0.6, 0.0)
+    sg = og._solve_sigma(2.0, 0.9, 0.55, 0.0)     # below it a positive sigma is needed
+    assert 0 < sg and og.estimate_epsilon(0.9, 0.55, 0.0, sg) <= 2.0 + 1e-9
