@@ -38,7 +38,7 @@ from pathlib import Path
 
 from mpmath import mp
 
-__all__ = ["DATA", "START", "compute_row", "compute", "load", "gain_percent", "check", "recheck",
+__all__ = ["DATA", "START", "PARTS", "compute_row", "compute_part", "compute", "load", "best", "gain_percent", "check", "recheck",
            "table_markdown", "update_page", "plot_errors", "loss_curve", "plot_loss_curve", "main"]
 
 #: where the shipped results live (``docs/data/beyond.json`` of the source tree)
@@ -185,6 +185,7 @@ def compute_part(eps, part, row, *, digits=12, workers=1):
     return row
 
 
+#: the parts of a row that ``--parts`` can compute (the row itself, both parts free, the variance)
 PARTS = ("mean_abs", "both", "variance")
 
 
