@@ -87,3 +87,15 @@ def test_sigma_zero_is_detected_where_gamma_difference_alone_is_private():
         og._solve_sigma(2.0, 0.9, 0.6, 0.0)
     sg = og._solve_sigma(2.0, 0.9, 0.55, 0.0)     # below it a positive sigma is needed
     assert 0 < sg and og.estimate_epsilon(0.9, 0.55, 0.0, sg) <= 2.0 + 1e-9
+
+
+def test_docs_variance_table_is_the_files_table():
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "beyond.md").read_text()
+    doc = beyond.load()
+    for kind, name in (("variance", "beyond-variance-table"), ("both", "beyond-both-table")):
+        m = re.search(rf"<!-- {name} -->\n(.*?)\n?<!-- /{name} -->", page, re.S)
+        assert m, f"docs/beyond.md lost its {name} markers"
+        assert m.group(1).strip() == beyond.table_markdown(doc, kind).strip()

@@ -238,9 +238,13 @@ def compute(eps_values, *, digits=12, workers=1, out=None, merge=None, parts=("m
             except (ArithmeticError, ValueError) as err:  # PrecisionError is an ArithmeticError
                 _log(f"eps {float(e):g} {part}: FAILED ({type(err).__name__}: {err}); left out")
                 doc.setdefault("failed", {})[f"{float(e):g} {part}"] = f"{type(err).__name__}: {err}"
+                if out is not None:  # the failure is part of the record
+                    Path(out).write_text(json.dumps(doc, indent=1) + "\n")
                 if row is None:
                     break
                 continue
+            if doc.get("failed", {}).pop(f"{float(e):g} {part}", None) is not None and not doc["failed"]:
+                del doc["failed"]
             save(row)
     return doc
 
