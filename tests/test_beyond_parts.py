@@ -67,6 +67,8 @@ def test_both_part_table_and_check():
     row["both"]["epsilon_upper"] = "8.5"
     with pytest.raises(ValueError, match="both epsilon_upper"):
         beyond.check(doc, rows=set())
+    row.pop("both")
+    assert beyond.table_markdown(doc, "both") == ""            # no such rows: no table
 
 
 def test_unknown_part_or_kind():
