@@ -484,8 +484,9 @@ def update_page(page, doc=None):
 
     text = Path(page).read_text()
     for kind, name in _BLOCKS.items():
-        new, n = re.subn(rf"(<!-- {name} -->\n).*?(\n<!-- /{name} -->)",
-                         lambda m: m.group(1) + table_markdown(doc, kind) + m.group(2), text, flags=re.S)
+        table = table_markdown(doc, kind)
+        new, n = re.subn(rf"(<!-- {name} -->\n)(?:.*?\n)?(<!-- /{name} -->)",
+                         lambda m: m.group(1) + table + ("\n" if table else "") + m.group(2), text, flags=re.S)
         if n != 1 and kind == "mean_abs":
             raise ValueError(f"{page}: expected one <!-- beyond-table --> block, found {n}")
         text = new
