@@ -60,6 +60,7 @@ MODULES = [
     "certified.region_map",
     "walkthrough.region",
     "walkthrough.composition",
+    "walkthrough.beyond",
     "stats._arete",
     "stats._arete_gauss",
     "stats._gamma_gamma",

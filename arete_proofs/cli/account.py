@@ -4,7 +4,8 @@ K = 1: :func:`arete_proofs.privacy.accounting.hockey_stick` (``--epsilon``) or
 :func:`~arete_proofs.privacy.accounting.epsilon_for_delta` (``--delta``), exact to
 ``--digits``.  K > 1: the pessimistic ``dp_accounting`` PLD of
 :mod:`arete_proofs.privacy.pld` (extra ``accounting``), an upper bound.  Here ``--delta``
-is the delta of (eps, delta)-DP; the sensitivity is ``--sensitivity``.
+is the delta of (eps, delta)-DP; the sensitivity is ``--sensitivity``.  ``--sigma S``
+(beyond the paper) adds a Gaussian part N(0, S^2): the same functions with ``sigma=S``.
 Shared options and the registry: :mod:`arete_proofs.cli._common`.
 """
 
@@ -13,7 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import UsageError, add_parameter_options, command, format_bound, format_value, resolve_parameters
+from ._common import (
+    UsageError,
+    add_parameter_options,
+    add_sigma_option,
+    command,
+    format_bound,
+    format_value,
+    resolve_parameters,
+)
 
 
 def _account_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,13 +48,16 @@ such that the release is (epsilon, delta)-DP.  K = 1 (default): the exact hockey
 stick delta(eps) = integral of (f_A(t) - e^eps f_A(t + S))_+ dt, to --digits digits
 (exactly 0 at and above the tight epsilon).  K > 1 (--compose K): the K-fold
 composition through a pessimistic dp_accounting privacy-loss distribution
-(extra 'accounting'), an upper bound; the discretization is printed.  Examples:
+(extra 'accounting'), an upper bound; the discretization is printed.  --sigma S
+(beyond the paper) accounts Z = X1 - X2 + Y + N(0, S^2) instead (alpha < 1; --lam 0
+allowed), with the certified tight epsilon of that noise.  Examples:
 
     arete account --paper-eps 20 --epsilon 10
     arete account --alpha 0.0756 --theta 0.63 --lam 0.0545 --delta 1e-6
     arete account --alpha 0.0756 --theta 0.63 --lam 0.0545 --delta 1e-6 --compose 100 --json
+    arete account --alpha 0.3 --theta 1 --lam 2 --sigma 0.1 --epsilon 0.3 --digits 6
 """,
-    options=(lambda p: add_parameter_options(p, renamed_delta=False), _account_arguments),
+    options=(lambda p: add_parameter_options(p, renamed_delta=False), add_sigma_option, _account_arguments),
 )
 def account_command(args: argparse.Namespace) -> int:
     """``arete account``: delta for epsilon or epsilon for delta, one release or K composed."""
@@ -56,13 +68,14 @@ def account_command(args: argparse.Namespace) -> int:
     params = resolve_parameters(args, args.digits + 10, sensitivity_for_explicit=True)
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"
     p = (params.alpha, params.theta, params.lam, sensitivity)
+    kw = {"sigma": params.sigma} if params.sigma != 0 else {}
     doc = {**params.report, "sensitivity": sensitivity, "compose": args.compose}
     if args.compose == 1:
         if args.epsilon is not None:
-            value = accounting.hockey_stick(*p, args.epsilon, digits=args.digits)
+            value = accounting.hockey_stick(*p, args.epsilon, digits=args.digits, **kw)
             doc.update(epsilon=args.epsilon, delta=format_value(value, args.digits))
         else:
-            value = accounting.epsilon_for_delta(*p, args.delta, digits=args.digits)
+            value = accounting.epsilon_for_delta(*p, args.delta, digits=args.digits, **kw)
             doc.update(epsilon=format_value(value, args.digits), delta=args.delta)
         doc.update(method="exact", digits=args.digits)
         lines = [f"delta {doc['delta']}" if args.epsilon is not None else f"epsilon {doc['epsilon']}"]
@@ -78,7 +91,7 @@ def account_command(args: argparse.Namespace) -> int:
             d = float(args.delta)
             if not 0 < d < 1:
                 raise ValueError(f"delta must be in (0, 1), got {args.delta}")
-        composed = pld.compose(pld.arete_pld(*p, value_discretization_interval=h), args.compose)
+        composed = pld.compose(pld.arete_pld(*p, value_discretization_interval=h, **kw), args.compose)
         if args.epsilon is not None:
             value = composed.get_delta_for_epsilon(float(e))
             doc.update(epsilon=args.epsilon, delta=format_bound(value, 6, upward=True))

@@ -29,6 +29,9 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
     group.add_argument("--paper-eps", metavar="E", nargs="+" if many else None,
                        help="as --epsilon, and also show the paper's parameters (Lemma 3) at that eps")
     if many:
+        parser.add_argument("--gauss", action="store_true",
+                            help="beyond the paper: also the Gamma + Gaussian optimum X1 - X2 + N(0, sigma^2) "
+                            "(sigma free, certified tight eps <= E; minutes per eps) as one more row per eps")
         parser.add_argument("--figure-4", action="store_true",
                             help="also add the paper's three Figure-4 parameter sets (S = 1): one row each "
                             "at its exact tight eps, beside Laplace, Staircase and optimized Arete at that eps")
@@ -125,6 +128,14 @@ each row), numbers as strings with 12 digits.  Examples:
     arete compare --epsilon 8
     arete compare --epsilon 6 10 20 --json
     arete compare --figure-4
+    arete compare --epsilon 8 --gauss
+
+--gauss (beyond the paper): one more row per eps, the Gamma + Gaussian noise
+X1 - X2 + N(0, sigma^2) with (alpha, theta, sigma) minimising --objective at certified
+tight eps <= E (arete_proofs.privacy.optimize_gauss, family gauss; a few minutes per eps).
+There is no --sigma: compare ranks optimised noises at a target eps and has no user
+parameter set to add a Gaussian part to; for a given (alpha, theta, lam, sigma) use
+arete epsilon --sigma (tight eps) or arete account --sigma ((eps, delta)).
 """,
     options=(lambda p: _target_arguments(p, many=True),),
 )
@@ -137,9 +148,21 @@ def compare_command(args: argparse.Namespace) -> int:
         raise UsageError("one of the arguments --epsilon --paper-eps --figure-4 is required")
     rows = errors.comparison_table(eps_values or [], args.sensitivity, objective=args.objective,
                                    figure_4=args.figure_4)
+    gauss = []
+    if args.gauss:
+        from ..privacy import optimize_gauss
+
+        for e in eps_values or []:
+            o = optimize_gauss.optimize(e, args.sensitivity, family="gauss", objective=args.objective)
+            gauss.append({"eps": str(e), "noise": "gamma-gauss-optimized", "mean_abs": _num(o.mean_abs),
+                          "variance": _num(o.variance), "alpha": repr(o.alpha), "theta": repr(o.theta),
+                          "sigma": repr(o.sigma), "epsilon_upper": format_bound(o.epsilon_upper, 15, upward=True)})
     if args.json:
-        print(json.dumps({"sensitivity": args.sensitivity, "objective": args.objective, "figure_4": args.figure_4,
-                          "rows": [r.as_dict(12) for r in rows]}, indent=2))
+        doc = {"sensitivity": args.sensitivity, "objective": args.objective, "figure_4": args.figure_4,
+               "rows": [r.as_dict(12) for r in rows]}
+        if args.gauss:
+            doc["gauss"] = gauss
+        print(json.dumps(doc, indent=2))
         return 0
     table = [("eps", "noise", "E|X|", "Var X", "parameters")]
     for r in rows:
@@ -150,6 +173,11 @@ def compare_command(args: argparse.Namespace) -> int:
             if entry.epsilon is not None:
                 params.append(f"eps*={_num(entry.epsilon, 8)}")
             table.append((e, label, _num(entry.mean_abs, 6), _num(entry.variance, 6), " ".join(params)))
+    for g in gauss:
+        table.append((mpmath.nstr(mpmath.mpf(g["eps"]), 6), f"gamma-gauss-optimized ({args.objective})",
+                      _num(mpmath.mpf(g["mean_abs"]), 6), _num(mpmath.mpf(g["variance"]), 6),
+                      f"alpha={float(g['alpha']):.6g} theta={float(g['theta']):.6g} sigma={float(g['sigma']):.6g} "
+                      f"eps*<={g['epsilon_upper'][:12]}"))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:
         print("  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w) for i, (c, w) in enumerate(zip(row[:4], widths)))

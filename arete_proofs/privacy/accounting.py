@@ -1,4 +1,4 @@
-r"""Approximate DP of one release of Arete noise: the exact hockey stick :math:`\delta(\varepsilon)` and its inverse.
+r"""Approximate DP of one release of Arete noise (optionally with a Gaussian part): the exact hockey stick :math:`\delta(\varepsilon)` and its inverse.
 
 The Arete mechanism releases :math:`q(x) + Z`, :math:`Z \sim \mathrm{Arete}(\alpha,\theta,\lambda)`
 (Definition 4).  For two inputs whose query values differ by :math:`s`,
@@ -55,6 +55,27 @@ between the two masses.  Beyond the grid's end :math:`T` the neglected mass is a
 :math:`\bar F(T)`, kept below :math:`10^{-(\text{digits}+3)}\delta`.  Errors in the roots
 enter only to second order (the integrand vanishes there).
 
+**With a Gaussian part** (``sigma > 0``, beyond the paper: :math:`Z = X_1 - X_2 + Y + N`,
+:math:`N \sim \mathcal N(0,\sigma^2)`, :mod:`arete_proofs.distributions.arete_gauss`; exact
+values from that engine, float64 from :mod:`~arete_proofs.distributions.fast_gauss`, the tight
+epsilon and its maximiser from :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`).  The
+proof (a)-(d) uses only that the density is continuous, symmetric and unimodal, and
+:math:`Z` is (tight_gauss, item 1: a convolution of symmetric unimodal laws, Wintner), so
+:math:`\delta(\varepsilon) = \delta_\Delta(\varepsilon)` and :math:`A \subset (-\Delta/2,\infty)` hold as
+stated; :math:`L_\Delta` is again increasing on :math:`(-\Delta/2, 0]`.  What changes is the
+shape of :math:`L_\Delta` on :math:`(0,\infty)`: the density is smooth at 0, so
+:math:`L_\Delta` is flat there and its maximiser :math:`t^*` lies inside (tight_gauss, items 2-4:
+:math:`\ell'' \ge -1/\sigma^2` from the Gaussian part, an upper curvature bound away from 0),
+and the Lipschitz bound :math:`1/\lambda` is unavailable when :math:`\lambda = 0`.  A hidden pair
+of sign changes in a grid cell :math:`[a,b] \subset [0,\infty)` is then ruled out by
+monotonicity of :math:`\ell = \ln f` alone: :math:`\ell(b) - \ell(a+\Delta) \le L_\Delta(t)
+\le \ell(a) - \ell(b+\Delta)` on the cell (the *monotone envelope*), so a cell whose upper
+envelope is below :math:`\varepsilon` (or lower envelope above) holds no point of the other
+sign; other cells are subdivided as before.  The grid's end :math:`T` adds
+:math:`\sigma\sqrt{2\ln 10\,(\text{digits}+30)}` for the Gaussian tail (and the tail check
+below still applies), and roots are first bracketed by the float64 root, confirmed by two
+engine signs.
+
 What is **numerically checked** rather than proved: that no pair of sign changes hides
 inside a grid cell narrower than :math:`2^{-40}` of its position (the Lipschitz bound
 rules them out in wider cells), and the float64 values away from :math:`\varepsilon`.
@@ -77,10 +98,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from mpmath import mp
+from scipy import optimize
 
 from .._validation import GUARD_DIGITS, PrecisionError, parse_precision, real
-from ..distributions import arete, fast
-from . import tight
+from ..distributions import arete, arete_gauss, fast, fast_gauss
+from . import tight, tight_gauss
 
 __all__ = ["HockeyStick", "hockey_stick", "hockey_stick_details", "epsilon_for_delta", "loss_grid"]
 
@@ -132,23 +154,76 @@ def _check_sensitivity(sensitivity, digits):
 
 
 class _Loss:
-    """The privacy loss L(t) = ln f_A(t) - ln f_A(t + s): float64 grid and engine values (cached)."""
+    """The privacy loss L(t) = ln f(t) - ln f(t + s): float64 grid and engine values (cached).
 
-    def __init__(self, alpha, theta, lam, sensitivity, digits):
+    ``sigma = 0``: Arete (:mod:`~arete_proofs.distributions.arete`, :mod:`~arete_proofs.distributions.fast`,
+    :func:`arete_proofs.privacy.tight.tight_epsilon`); ``sigma > 0``: the noise with a Gaussian part
+    (:mod:`~arete_proofs.distributions.arete_gauss`, :mod:`~arete_proofs.distributions.fast_gauss`,
+    :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`).
+    """
+
+    def __init__(self, alpha, theta, lam, sensitivity, digits, sigma=0):
         self.digits = tight._digits(digits)
-        self.alpha, self.theta, self.lam = tight._parse(alpha, theta, lam, self.digits)
         self.s = _check_sensitivity(sensitivity, self.digits)
+        with mp.workdps(parse_precision(self.digits + 20)):
+            sg = real(sigma, "sigma")
+        if sg < 0 or mp.isinf(sg):
+            raise ValueError(f"sigma must be finite and non-negative, got {mp.nstr(sg, 8)}")
+        self.gauss = sg > 0
+        if self.gauss:
+            self.alpha, self.theta, self.lam, self.sigma, _, _ = tight_gauss._parse(
+                alpha, theta, lam, sg, self.s, self.digits)
+        else:
+            self.alpha, self.theta, self.lam = tight._parse(alpha, theta, lam, self.digits)
+            self.sigma = mp.zero
         self.fp = (float(self.alpha), float(self.theta), float(self.lam))
+        self.sigma_f = float(self.sigma)
         self.sf_ = float(self.s)
         self.dps = self.digits + GUARD_DIGITS
-        self.tight = tight.tight_epsilon(self.alpha, self.theta, self.lam, self.s, digits=self.digits)
+        if self.gauss:
+            self.tight = tight_gauss.tight_epsilon(self.alpha, self.theta, self.lam, self.sigma, self.s,
+                                                   digits=self.digits)
+        else:
+            self.tight = tight.tight_epsilon(self.alpha, self.theta, self.lam, self.s, digits=self.digits)
+        #: allowance for the float64 error of the privacy loss (fast_gauss: relative 1e-9 per density)
+        self.float_error = 1e-7 if self.gauss else 1e-9
         self._cache = {}
         self.grid = None
 
     # -- values -----------------------------------------------------------
+    def logpdf_f(self, t):
+        """Float64 ln f(t) (array)."""
+        if self.gauss:
+            return fast_gauss.logpdf(t, *self.fp, self.sigma_f)
+        return fast.logpdf(t, *self.fp)
+
+    def sf_f(self, t):
+        """Float64 survival function (array)."""
+        if self.gauss:
+            return fast_gauss.sf(t, *self.fp, self.sigma_f)
+        return fast.sf(t, *self.fp)
+
     def Lf(self, t):
         t = np.asarray(t, dtype=float)
-        return fast.logpdf(t, *self.fp) - fast.logpdf(t + self.sf_, *self.fp)
+        return self.logpdf_f(t) - self.logpdf_f(t + self.sf_)
+
+    def envelope(self, a, b):
+        r"""Bounds ``(lo, up)`` of :math:`L` on cells :math:`[a, b] \subset [0, \infty)` from
+        monotonicity of :math:`\ell = \ln f` alone: :math:`\ell(b) - \ell(a+s) \le L \le \ell(a) - \ell(b+s)`
+        (float64; module docstring, *hidden sign changes*)."""
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        la, lb = self.logpdf_f(a), self.logpdf_f(b)
+        lA, lB = self.logpdf_f(a + self.sf_), self.logpdf_f(b + self.sf_)
+        return lb - lA, la - lB
+
+    def hidden_pair(self, a, b, ga, gb, eps):
+        """Cells (a, b) with L - eps of one sign at both ends where a pair of sign changes is not ruled out."""
+        same = np.sign(ga) == np.sign(gb)
+        if self.gauss:
+            lo, up = self.envelope(a, b)
+            neg = ga < 0
+            return same & np.where(neg, up - float(eps) > -FLOAT_MARGIN, lo - float(eps) < FLOAT_MARGIN)
+        return same & (np.abs(ga) + np.abs(gb) <= (b - a) / self.fp[2])
 
     def L(self, t):
         """Engine value of L(t) at ``dps`` digits (t an mpf or float)."""
@@ -156,22 +231,30 @@ class _Loss:
         if key not in self._cache:
             with mp.workdps(self.dps + 5):
                 t = mp.mpf(t)
-                a, b = arete.logpdf([t, t + self.s], self.alpha, self.theta, self.lam, digits=self.dps)
+                if self.gauss:
+                    a, b = arete_gauss.logpdf([t, t + self.s], self.alpha, self.theta, self.lam, self.sigma,
+                                              digits=self.dps)
+                else:
+                    a, b = arete.logpdf([t, t + self.s], self.alpha, self.theta, self.lam, digits=self.dps)
                 self._cache[key] = a - b
         return self._cache[key]
 
     def sf(self, ts, dps):
+        if self.gauss:
+            return arete_gauss.sf(list(ts), self.alpha, self.theta, self.lam, self.sigma, digits=dps)
         return arete.sf(list(ts), self.alpha, self.theta, self.lam, digits=dps)
 
     # -- the grid -----------------------------------------------------------
     def end(self, digits_more=0):
-        """T with P(Z > T) negligible: e^(-T/max(theta, lam)) ~ 10^-(digits + 30 + more)."""
+        """T with P(Z > T) negligible: e^(-T/max(theta, lam)) ~ 10^-(digits + 30 + more), plus the
+        Gaussian part's sqrt(2 ln 10 (digits + 30 + more)) sigma."""
         scale = max(self.fp[1], self.fp[2])
-        return scale * (self.digits + 30 + digits_more) * 2.303 + 4 * self.sf_
+        k = self.digits + 30 + digits_more
+        return scale * k * 2.303 + 4 * self.sf_ + self.sigma_f * (2 * 2.303 * k) ** 0.5
 
     def build_grid(self, T):
         th, lam = self.fp[1], self.fp[2]
-        step = min(lam, th, self.sf_) / 8
+        step = min(x for x in (lam, th, self.sf_, self.sigma_f) if x > 0) / 8
         t_lo = 1e-200
         ts = float(self.tight.t_star)
         if 0 < ts < np.inf:
@@ -185,14 +268,14 @@ class _Loss:
         self.grid = (g, self.Lf(g), T)
 
 
-def loss_grid(alpha, theta, lam, sensitivity=1, *, digits=12):
+def loss_grid(alpha, theta, lam, sensitivity=1, *, digits=12, sigma=0):
     r"""The float64 scan grid of :math:`L_\Delta(t)` on :math:`(0, T]` used by :func:`hockey_stick`: ``(t, L, T)``.
 
     >>> t, L, T = loss_grid("0.3", 1, "0.5", 1, digits=6)
     >>> bool(np.all(np.abs(L) <= 1 / 0.5 + 1e-12))   # |L| <= Delta/lam (Lipschitz bound)
     True
     """
-    loss = _Loss(alpha, theta, lam, sensitivity, digits)
+    loss = _Loss(alpha, theta, lam, sensitivity, digits, sigma)
     loss.build_grid(loss.end())
     return loss.grid
 
@@ -204,10 +287,8 @@ def _sign_changes(loss, eps):
     # subdivide cells where the Lipschitz bound allows a hidden pair of sign changes
     extra_t, extra_g = [], []
     a, b, ga, gb = t[:-1], t[1:], g[:-1], g[1:]
-    inv_lam = 1 / loss.fp[2]
     for _ in range(MAX_LEVELS):
-        same = np.sign(ga) == np.sign(gb)
-        bad = same & (np.abs(ga) + np.abs(gb) <= (b - a) * inv_lam) & (np.abs(ga) > FLOAT_MARGIN) \
+        bad = loss.hidden_pair(a, b, ga, gb, eps) & (np.abs(ga) > FLOAT_MARGIN) \
             & (np.abs(gb) > FLOAT_MARGIN) & (b - a > 2.0 ** -MAX_LEVELS * b)
         if not bad.any():
             break
@@ -232,6 +313,23 @@ def _sign_changes(loss, eps):
     return t, signs
 
 
+def _narrow(loss, eps, a, b, ga, gb):
+    """A sub-bracket of (a, b) around the float64 root of L - eps, kept only if the engine confirms it."""
+    fa, fb = float(a), float(b)
+    try:
+        r = optimize.brentq(lambda x: float(loss.Lf([x])[0]) - float(eps), fa, fb, xtol=1e-15, rtol=1e-13)
+    except ValueError:  # no float sign change in (a, b)
+        return a, b, ga, gb
+    for w in (1e-9, 1e-6, 1e-3):
+        lo, hi = max(fa, r - w * max(abs(r), 1e-300)), min(fb, r + w * max(abs(r), 1e-300))
+        if not fa <= lo < hi <= fb:
+            continue
+        glo, ghi = loss.L(lo) - eps, loss.L(hi) - eps
+        if (glo > 0) == (ga > 0) and (ghi > 0) == (gb > 0):
+            return mp.mpf(lo), mp.mpf(hi), glo, ghi
+    return a, b, ga, gb
+
+
 def _root(loss, eps, a, b):
     """The engine root of L - eps in (a, b) (a bracket with a sign change)."""
     with mp.workdps(loss.dps):
@@ -243,6 +341,8 @@ def _root(loss, eps, a, b):
             return b
         if (ga > 0) == (gb > 0):
             return None  # float and engine disagree: no sign change here
+        if loss.gauss:  # slow engine: narrow the bracket around the float64 root first
+            a, b, ga, gb = _narrow(loss, eps, a, b, ga, gb)
         for _ in range(400):
             # Illinois regula falsi, with bisection in log scale for brackets spanning decades
             if a > 0 and b / a > 4:
@@ -313,7 +413,7 @@ def _masses(loss, intervals, eps, dps):
     return p, q, scale
 
 
-def hockey_stick_details(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, _loss=None):
+def hockey_stick_details(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, sigma=0, _loss=None):
     r""":math:`\delta(\varepsilon)` of one release with its set :math:`A` and masses (:class:`HockeyStick`).
 
     See :func:`hockey_stick` and the module docstring.
@@ -322,7 +422,7 @@ def hockey_stick_details(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, 
     >>> r.intervals[0][0] < 0 < r.delta < r.p_mass          # A starts in (-Delta/2, 0)
     True
     """
-    loss = _loss or _Loss(alpha, theta, lam, sensitivity, digits)
+    loss = _loss or _Loss(alpha, theta, lam, sensitivity, digits, sigma)
     e = _check_eps(eps, loss.digits)
     r = loss.tight
     if e >= r.epsilon:  # (d): A is empty at and above the tight epsilon
@@ -356,14 +456,17 @@ def hockey_stick_details(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, 
     raise PrecisionError("delta(eps) is too small to resolve against the tail of Z")
 
 
-def hockey_stick(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12):
+def hockey_stick(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, sigma=0):
     r"""Exact :math:`\delta(\varepsilon) = \sup_{0<s\le\Delta}\int (f_A(t) - e^\varepsilon f_A(t+s))_+ dt` of one release.
 
     The smallest :math:`\delta` for which Arete(alpha, theta, lam) noise on a query of
     sensitivity ``sensitivity`` (:math:`\Delta`) is :math:`(\varepsilon,\delta)`-DP,
     ``digits`` significant digits (plus guard digits); exactly 0 for
     :math:`\varepsilon \ge \varepsilon^*`, the tight epsilon (Section 4.2, Corollary 5).
-    The supremum is at :math:`s = \Delta` (module docstring, proof (a)-(c)).
+    The supremum is at :math:`s = \Delta` (module docstring, proof (a)-(c)).  ``sigma > 0``: the
+    noise :math:`X_1 - X_2 + Y + N(0,\sigma^2)` (module docstring, *With a Gaussian part*;
+    :math:`\alpha < 1`, ``lam = 0`` allowed), with :math:`\varepsilon^*` of
+    :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.
 
     >>> from mpmath import mp
     >>> # eps = 0: delta is the total variation P(|Z| < Delta/2), a closed CDF difference
@@ -372,22 +475,22 @@ def hockey_stick(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12):
     >>> mp.almosteq(d, arete.cdf("0.5", "0.3", 1, "0.5", digits=12) - arete.cdf("-0.5", "0.3", 1, "0.5", digits=12), 1e-10)
     True
     """
-    return hockey_stick_details(alpha, theta, lam, sensitivity, eps, digits=digits).delta
+    return hockey_stick_details(alpha, theta, lam, sensitivity, eps, digits=digits, sigma=sigma).delta
 
 
-def epsilon_for_delta(alpha, theta, lam, sensitivity=1, delta=1e-6, *, digits=12):
+def epsilon_for_delta(alpha, theta, lam, sensitivity=1, delta=1e-6, *, digits=12, sigma=0):
     r"""Smallest :math:`\varepsilon \ge 0` with :math:`\delta(\varepsilon) \le \delta` (:func:`hockey_stick`), ``0 < delta < 1``.
 
     Safeguarded Newton on :math:`\ln\delta(\varepsilon)` with the exact derivative
     :math:`\delta'(\varepsilon) = -e^\varepsilon P(Z+\Delta \in A)`, bracketed in
-    :math:`[0, \varepsilon^*]`; relative accuracy :math:`10^{-\text{digits}}`.
+    :math:`[0, \varepsilon^*]`; relative accuracy :math:`10^{-\text{digits}}`; ``sigma`` as in :func:`hockey_stick`.
 
     >>> from mpmath import mp
     >>> e = epsilon_for_delta("0.3", 1, "0.5", 1, "1e-3", digits=8)
     >>> mp.almosteq(hockey_stick("0.3", 1, "0.5", 1, e, digits=8), mp.mpf("1e-3"), 1e-7)
     True
     """
-    loss = _Loss(alpha, theta, lam, sensitivity, digits)
+    loss = _Loss(alpha, theta, lam, sensitivity, digits, sigma)
     with mp.workdps(parse_precision(loss.digits)):
         target = real(delta, "delta")
         if not 0 < target < 1:
@@ -397,7 +500,7 @@ def epsilon_for_delta(alpha, theta, lam, sensitivity=1, delta=1e-6, *, digits=12
         return mp.zero
     x0 = None
     if loss.digits > 6:  # a 6-digit solve first: Newton then needs two or three full-precision steps
-        x0 = epsilon_for_delta(alpha, theta, lam, sensitivity, delta, digits=6)
+        x0 = epsilon_for_delta(alpha, theta, lam, sensitivity, delta, digits=6, sigma=sigma)
     with mp.workdps(loss.dps):
         lo, hi = mp.zero, mp.mpf(loss.tight.upper_bound)
         x = hi / 2 if x0 is None or x0 == 0 else mp.mpf(x0)

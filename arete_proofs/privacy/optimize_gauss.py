@@ -35,7 +35,7 @@ import numpy as np
 from mpmath import mp
 from scipy import integrate, optimize as sopt
 
-from .._validation import parse_precision, positive, resolve_digits
+from .._validation import PrecisionError, parse_precision, positive, resolve_digits
 from ..distributions import arete_gauss, fast_gauss
 from . import optimize as arete_optimize, tight_gauss
 
@@ -107,16 +107,29 @@ def _objective_value(objective, a, th, la, sg):
     return 2 * a * th * th + 2 * la * la + sg * sg
 
 
+class _SigmaZero(ValueError):
+    """sigma -> 0 already meets the target (the float64 estimate): no smallest sigma > 0."""
+
+
+#: below this sigma / theta the bisection stops and reports that sigma -> 0 is feasible
+_SIGMA_FLOOR = 1e-4
+
+
 def _solve_sigma(target, a, th, la, guess=None):
-    """Smallest sigma with estimate_epsilon <= target (bisection on ln sigma)."""
+    """Smallest sigma with estimate_epsilon <= target (bisection on ln sigma); raises
+    ``_SigmaZero`` when sigma = _SIGMA_FLOOR * theta already meets it (possible for alpha > 1/2,
+    where X1 - X2 alone has a bounded density and a finite loss)."""
     def h(u):
         return estimate_epsilon(a, th, la, math.exp(u)) - target
     u0 = math.log(guess) if guess else math.log(1 / target)
     lo, hi = u0 - 0.05, u0 + 0.05  # eps decreases in sigma: h(lo) > 0 >= h(hi)
+    floor = math.log(_SIGMA_FLOOR * th)
     for _ in range(60):
         if h(lo) > 0:
             break
-        lo -= 0.5
+        if lo <= floor:
+            raise _SigmaZero(f"sigma -> 0 meets eps <= {target} at alpha={a}, theta={th}, lam={la}")
+        lo = max(lo - 0.5, floor)
     for _ in range(60):
         if h(hi) <= 0:
             break
@@ -127,7 +140,8 @@ def _solve_sigma(target, a, th, la, guess=None):
 @dataclass(frozen=True)
 class GaussOptimum:
     r"""Result of :func:`optimize`: the parameters (at ``Delta``), their certified tight
-    epsilon bracket (``epsilon_upper <= target``), exact :math:`E|Z|` and :math:`\operatorname{Var} Z`.
+    epsilon bracket (``epsilon_upper <= target``), exact :math:`E|Z|` and :math:`\operatorname{Var} Z`,
+    and the certified maximiser ``t_star`` of the loss (``None`` for ``family="arete"``).
     """
 
     family: str
@@ -143,14 +157,20 @@ class GaussOptimum:
     target: float
     seconds: float
     evaluations: int = 0
+    t_star: object = None
 
 
-def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-3):
+def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-3, alpha_max=0.999, maxfev=120):
     r"""Float64 search: ``(alpha, theta, lam, sigma, value, evaluations)`` at :math:`\Delta = 1`.
 
     ``family`` ``"gauss"`` (:math:`\lambda = 0`) or ``"both"``; the constraint is the float64
-    estimate at ``eps * (1 - 2e-9)``.
+    estimate at ``eps * (1 - 2e-9)``; :math:`\alpha <` ``alpha_max`` (:math:`< 1`: the exact engine).
+    Where :math:`\sigma \to 0` already meets the target (:math:`\alpha > 1/2`: :math:`X_1 - X_2`
+    alone has a finite loss) the value is that of :math:`\sigma = 0`, and the returned
+    :math:`\sigma` is ``0.01 * theta`` (feasible too: adding noise is post-processing).
     """
+    if not 0 < alpha_max < 1:
+        raise ValueError(f"alpha_max must be in (0, 1), got {alpha_max!r}")
     target = eps * (1 - _MARGIN)
     count = [0]
     if start is None:
@@ -162,11 +182,13 @@ def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-3)
     def F(x):
         a, th = math.exp(x[0]), math.exp(x[1])
         la = math.exp(x[2]) if family == "both" else 0.0
-        if not (1e-8 < a < 0.999 and la < th):
+        if not (1e-8 < a < alpha_max and la < th):
             return 1e9
         count[0] += 1
         try:
             sg = _solve_sigma(target, a, th, la, sg_cache.get("last"))
+        except _SigmaZero:
+            return math.log(_objective_value(objective, a, th, la, 0.0))
         except (ValueError, ArithmeticError):
             return 1e9
         sg_cache["last"] = sg
@@ -175,19 +197,26 @@ def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-3)
 
     x0 = [math.log(a0), math.log(th0)] + ([math.log(0.1 / eps)] if family == "both" else [])
     res = sopt.minimize(F, x0, method="Nelder-Mead",
-                        options=dict(xatol=xatol, fatol=1e-7, initial_simplex=None, maxfev=120))
+                        options=dict(xatol=xatol, fatol=1e-7, initial_simplex=None, maxfev=maxfev))
     x = res.x
     a, th = math.exp(x[0]), math.exp(x[1])
     la = math.exp(x[2]) if family == "both" else 0.0
-    sg = _solve_sigma(target, a, th, la)
+    try:
+        sg = _solve_sigma(target, a, th, la)
+    except _SigmaZero:
+        sg = 0.01 * th
     return a, th, la, sg, _objective_value(objective, a, th, la, sg), count[0]
 
 
-def optimize(eps, Delta=1, *, family="gauss", objective="mean_abs", digits=12, workers=1, start=None):
+def optimize(eps, Delta=1, *, family="gauss", objective="mean_abs", digits=12, workers=1, start=None,
+             alpha_max=0.999, maxfev=120):
     r"""Parameters of least :math:`E|Z|` (or variance) with certified tight epsilon :math:`\le` ``eps``.
 
     See the module docstring.  ``family="arete"`` delegates to
-    :func:`arete_proofs.privacy.optimize.optimize`.  Returns :class:`GaussOptimum`.
+    :func:`arete_proofs.privacy.optimize.optimize`.  ``alpha_max``, ``maxfev``: see :func:`search`
+    (within :math:`\alpha \ge 1` the noise is log-concave, :math:`\varepsilon^* = \Delta/\max(\theta,\lambda)`,
+    and the least :math:`E|Z|` is Laplace's :math:`\Delta/\varepsilon`: compare with it).
+    Returns :class:`GaussOptimum`.
     """
     t0 = time.perf_counter()
     if family not in FAMILIES:
@@ -203,15 +232,22 @@ def optimize(eps, Delta=1, *, family="gauss", objective="mean_abs", digits=12, w
         r = arete_optimize.optimize(eps, Delta, objective=objective, digits=d)
         return GaussOptimum("arete", r.alpha, r.theta, r.lam, 0.0, r.epsilon, r.epsilon, r.mean_abs,
                             r.variance, objective, target, time.perf_counter() - t0, r.evaluations)
-    a, th, la, sg, _v, n = search(target, family=family, objective=objective, start=start)
-    for attempt in range(6):
-        r = tight_gauss.tight_epsilon(a, th * D, la * D, sg * D, Delta, digits=d, workers=workers)
+    a, th, la, sg, _v, n = search(target, family=family, objective=objective, start=start, alpha_max=alpha_max,
+                                  maxfev=maxfev)
+    for attempt in range(8):
+        try:
+            r = tight_gauss.tight_epsilon(a, th * D, la * D, sg * D, Delta, digits=d, workers=workers)
+        except PrecisionError as err:  # a cover too fine at d digits: certify at fewer (still a bracket)
+            if d <= 8:
+                raise PrecisionError(f"{err} (at alpha={a!r}, theta={th!r}, lam={la!r}, sigma={sg!r})") from err
+            d = 8
+            continue
         if r.upper_bound <= eps_mp:
             break
-        sg *= 1 + 2.0 ** attempt * 1e-9 + float(r.upper_bound - eps_mp) / target
+        sg *= 1 + 2.0 ** attempt * (1e-9 + float(r.upper_bound - eps_mp) / target)
     else:
         raise ArithmeticError(f"could not confirm eps <= {eps!r} with the certified tight epsilon")
     m = arete_gauss.mean_abs(a, th * D, la * D, sg * D, digits=d)
     v = arete_gauss.var(a, th * D, la * D, sg * D, digits=d)
     return GaussOptimum(family, a, th * D, la * D, sg * D, r.epsilon, r.upper_bound, m, v, objective,
-                        target, time.perf_counter() - t0, n)
+                        target, time.perf_counter() - t0, n, r.t_star)

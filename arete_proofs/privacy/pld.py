@@ -19,8 +19,19 @@ scan, :func:`arete_proofs.privacy.accounting.loss_grid`; the maximiser :math:`t^
 :func:`~arete_proofs.privacy.tight.tight_epsilon` is one of them); on each monotone piece
 the points where :math:`L` crosses the bin edges :math:`kh` are found by inverse
 interpolation, and each interval between consecutive points gets the CDF mass between
-them (float64 survival function of :mod:`arete_proofs.distributions.fast`, not sampling
+them (float64 survival function of :mod:`arete_proofs.distributions.fast`, or
+:mod:`~arete_proofs.distributions.fast_gauss` with a Gaussian part, not sampling
 and not a density grid).
+
+**With a Gaussian part** (``sigma=``, beyond the paper): the same construction on the loss of
+:math:`X_1 - X_2 + Y + N(0,\sigma^2)` (:mod:`arete_proofs.privacy.accounting` with
+``sigma``: :mod:`~arete_proofs.distributions.fast_gauss` survival function, the tight epsilon
+of :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`); the symmetry used for the mirror
+holds (the density is symmetric unimodal), the maximiser :math:`t^*` is interior (the loss is
+flat at 0), the float64 allowance is :math:`10^{-7}` instead of ``ETA``, and at a local minimum
+of :math:`L` the cell's least loss is bounded by the monotone envelope
+:math:`\ell(b) - \ell(a+\Delta)` instead of the Lipschitz slack (there is none for
+:math:`\lambda = 0`).
 
 **Pessimistic.**  Each interval's mass goes to the bin :math:`\lceil (\max L + \eta)/h \rceil`,
 where :math:`\max L` is the larger endpoint value (the piece is monotone) or, on the
@@ -40,7 +51,6 @@ import math
 
 import numpy as np
 
-from ..distributions import fast
 from . import accounting
 
 try:  # optional extra 'accounting'
@@ -68,7 +78,7 @@ def _pieces(t, L, t_star):
     return [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1) if cuts[k + 1] > cuts[k]]
 
 
-def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=1e-3, digits=8):
+def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=1e-3, digits=8, sigma=0):
     r"""The pessimistic rounded PMF of the privacy loss: ``({k: mass}, h)``, loss ``k*h`` rounded up.
 
     Masses sum to 1 (within float64 rounding); the expected :math:`e^{-L}` is at most 1
@@ -81,7 +91,8 @@ def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=
     h = float(value_discretization_interval)
     if not (h > 0 and math.isfinite(h)):
         raise ValueError(f"value_discretization_interval must be positive, got {value_discretization_interval!r}")
-    loss = accounting._Loss(alpha, theta, lam, sensitivity, digits)
+    loss = accounting._Loss(alpha, theta, lam, sensitivity, digits, sigma)
+    eta = max(ETA, loss.float_error)
     loss.build_grid(loss.end(10))
     a, th, lam_ = loss.fp
     s = loss.sf_
@@ -100,7 +111,7 @@ def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=
         tt, LL = t[i:j + 1], L[i:j + 1]
         inc = LL[-1] >= LL[0]
         lo, hi = min(LL[0], LL[-1]), max(LL[0], LL[-1])
-        edges = np.arange(math.ceil(lo / h), math.floor(hi / h) + 1) * h - ETA
+        edges = np.arange(math.ceil(lo / h), math.floor(hi / h) + 1) * h - eta
         if edges.size == 0:
             continue
         xs, ys = (LL, tt) if inc else (LL[::-1], tt[::-1])
@@ -117,8 +128,8 @@ def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=
         t = np.unique(np.concatenate([t, *new]))
     L = np.minimum(loss.Lf(t), top)
     # interval masses by the survival function (P side and mirrored Q side)
-    S = fast.sf(t, a, th, lam_)
-    Ss = fast.sf(t + s, a, th, lam_)
+    S = loss.sf_f(t)
+    Ss = loss.sf_f(t + s)
     p = np.maximum(S[:-1] - S[1:], 0.0)
     q = np.maximum(Ss[:-1] - Ss[1:], 0.0)
     upper = np.maximum(L[:-1], L[1:])
@@ -130,21 +141,26 @@ def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=
             peak[i - 1] = peak[i] = True
     upper = np.where(peak, top, upper)
     # the mirrored loss -L: its max over the cell is -min L; at a local min of L the sup of -L
-    # is bounded by -(local min) - (Lipschitz slack h_cell / lam)
+    # is bounded by -(local min) - (Lipschitz slack h_cell / lam); with a Gaussian part by the
+    # monotone envelope l(b) - l(a + s) (accounting._Loss.envelope; cells on [0, oo))
     trough = np.zeros(len(t) - 1, dtype=bool)
     for i in range(1, len(t) - 1):
         if L[i] <= L[i - 1] and L[i] <= L[i + 1]:
             trough[i - 1] = trough[i] = True
-    width = np.diff(t)
-    lower = np.where(trough, lower - width / lam_, lower)
-    kp = np.ceil((upper + ETA) / h).astype(np.int64)
-    kq = np.ceil((-lower + ETA) / h).astype(np.int64)
+    if loss.gauss:
+        env_lo, _ = loss.envelope(np.maximum(t[:-1], 0.0), np.maximum(t[1:], 0.0))
+        lower = np.where(trough, np.minimum(lower, np.minimum(env_lo, L[:-1])), lower)
+    else:
+        width = np.diff(t)
+        lower = np.where(trough, lower - width / lam_, lower)
+    kp = np.ceil((upper + eta) / h).astype(np.int64)
+    kq = np.ceil((-lower + eta) / h).astype(np.int64)
     pmf = {}
     for k, m in zip(np.concatenate([kp, kq]), np.concatenate([p, q])):
         if m > 0:
             pmf[int(k)] = pmf.get(int(k), 0.0) + float(m)
     # tails beyond T and the mirrored tail: to the top bin
-    ktop = int(math.ceil((top + ETA) / h))
+    ktop = int(math.ceil((top + eta) / h))
     pmf[ktop] = pmf.get(ktop, 0.0) + float(S[-1]) + float(Ss[-1])
     # the mass of [-s/2, t0] if the grid does not start there (it does) and rounding: renormalise
     # only downward never (a deficit goes to the top bin, keeping the PLD pessimistic)
@@ -154,7 +170,7 @@ def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=
     return pmf, h
 
 
-def arete_pld(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=1e-3, digits=8):
+def arete_pld(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=1e-3, digits=8, sigma=0):
     r"""A pessimistic ``dp_accounting`` ``PrivacyLossDistribution`` of one release of Arete noise.
 
     The law of the privacy loss :math:`L(Z) = \ln f_A(Z) - \ln f_A(Z+\Delta)`,
@@ -164,7 +180,8 @@ def arete_pld(alpha, theta, lam, sensitivity=1, *, value_discretization_interval
     :math:`(\varepsilon, \delta)`-DP (Definition 25), is at least the exact
     :func:`~arete_proofs.privacy.accounting.hockey_stick` for every eps, and exceeds it by
     :math:`O(h)`; ``compose``/``self_compose`` give the composition with any PLD of the
-    same ``value_discretization_interval`` (``h``).  Needs the extra ``accounting``.
+    same ``value_discretization_interval`` (``h``).  ``sigma > 0``: the noise with a Gaussian
+    part :math:`N(0,\sigma^2)` (module docstring).  Needs the extra ``accounting``.
 
     >>> pld = arete_pld("0.5", 1, 1, 1, value_discretization_interval=1e-2)
     >>> from arete_proofs.privacy.accounting import hockey_stick
@@ -174,7 +191,7 @@ def arete_pld(alpha, theta, lam, sensitivity=1, *, value_discretization_interval
     """
     lib = _need()
     pmf, h = loss_pmf(alpha, theta, lam, sensitivity, value_discretization_interval=value_discretization_interval,
-                      digits=digits)
+                      digits=digits, sigma=sigma)
     return lib.PrivacyLossDistribution.create_from_rounded_probability(pmf, 0.0, h, pessimistic_estimate=True)
 
 
