@@ -69,7 +69,9 @@ def test_sigma_zero_is_arete_and_bad_sigma_rejected():
     with pytest.raises(ValueError, match="sigma"):
         accounting.hockey_stick("0.3", 1, "0.5", 1, 1, digits=6, sigma=-1)
     with pytest.raises(ValueError, match="alpha"):
-        accounting.hockey_stick("1.5", 1, "0.5", 1, 1, digits=6, sigma="0.1")
+        accounting.hockey_stick("-1", 1, "0.5", 1, 1, digits=6, sigma="0.1")
+    # alpha >= 1: eps* = Delta/max(theta, lam) = 1 (tight_gauss item 7), so delta(eps*) = 0
+    assert accounting.hockey_stick("1.5", 1, "0.5", 1, 1, digits=6, sigma="0.1") == 0
 
 
 def test_pld_with_sigma_is_pessimistic(deltas):

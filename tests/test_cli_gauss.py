@@ -222,7 +222,7 @@ BAD = {
     "certify-sigma": (["certify", *ARETE, "--sigma", "-0.1"], "--sigma"),
     # not yet: these commands do not know --sigma (argparse error); simulate does (tests/test_simulate_gauss.py)
     "compare-sigma": (["compare", "--epsilon", "8", "--sigma", "0.1"], "--sigma"),
-    "account-sigma": (["account", *ARETE, "--epsilon", "1", "--sigma", "0.1"], "--sigma"),
+    "account-sigma": (["account", *ARETE, "--epsilon", "1", "--sigma", "-0.1"], "--sigma"),
 }
 
 

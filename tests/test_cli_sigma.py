@@ -48,7 +48,6 @@ def test_account_sigma_is_passed_to_the_library(capsys, monkeypatch):
 
 @pytest.mark.parametrize("argv, message", [
     (["--alpha", "0.3", "--theta", "1", "--lam", "0", "--sigma", "-1"], "--sigma"),
-    (["--alpha", "1.5", "--theta", "1", "--lam", "0", "--sigma", "0.1"], "--alpha must be below 1"),
     (["--alpha", "0.3", "--theta", "1", "--lam", "0"], "--lam and --sigma are both 0"),
 ])
 def test_account_sigma_bad_input(capsys, argv, message):
@@ -76,3 +75,10 @@ def test_compare_gauss_row(capsys, monkeypatch):
     assert g["noise"] == "gamma-gauss-optimized" and mp.mpf(g["epsilon_upper"]) <= 8
     code, out, _ = run(capsys, "compare", "--epsilon", "8", "--gauss")
     assert "gamma-gauss-optimized (mean_abs)" in out and "sigma=0.027" in out
+
+
+def test_account_sigma_alpha_at_least_1(capsys):
+    # alpha >= 1: log-concave, eps* = Delta/max(theta, lam) = 1 (tight_gauss item 7), so delta(1) = 0
+    code, out, _ = run(capsys, "account", "--alpha", "1.5", "--theta", "1", "--lam", "0", "--sigma", "0.1",
+                       "--epsilon", "1", "--digits", "4", "--json")
+    assert code == 0 and float(json.loads(out)["delta"]) == 0

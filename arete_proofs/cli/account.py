@@ -49,8 +49,8 @@ stick delta(eps) = integral of (f_A(t) - e^eps f_A(t + S))_+ dt, to --digits dig
 (exactly 0 at and above the tight epsilon).  K > 1 (--compose K): the K-fold
 composition through a pessimistic dp_accounting privacy-loss distribution
 (extra 'accounting'), an upper bound; the discretization is printed.  --sigma S
-(beyond the paper) accounts Z = X1 - X2 + Y + N(0, S^2) instead (alpha < 1; --lam 0
-allowed), with the certified tight epsilon of that noise.  Examples:
+(beyond the paper) accounts Z = X1 - X2 + Y + N(0, S^2) instead (--lam 0 allowed),
+with the certified tight epsilon of that noise.  Examples:
 
     arete account --paper-eps 20 --epsilon 10
     arete account --alpha 0.0756 --theta 0.63 --lam 0.0545 --delta 1e-6

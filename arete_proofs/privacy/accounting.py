@@ -465,7 +465,7 @@ def hockey_stick(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, sigma=0)
     :math:`\varepsilon \ge \varepsilon^*`, the tight epsilon (Section 4.2, Corollary 5).
     The supremum is at :math:`s = \Delta` (module docstring, proof (a)-(c)).  ``sigma > 0``: the
     noise :math:`X_1 - X_2 + Y + N(0,\sigma^2)` (module docstring, *With a Gaussian part*;
-    :math:`\alpha < 1`, ``lam = 0`` allowed), with :math:`\varepsilon^*` of
+    any :math:`\alpha > 0`, ``lam = 0`` allowed), with :math:`\varepsilon^*` of
     :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.
 
     >>> from mpmath import mp
