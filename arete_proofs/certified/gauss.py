@@ -109,13 +109,14 @@ _RATIO = 4  # pieces [1 + 2^(RATIO k), 1 + 2^(RATIO (k + 1))]
 _U_SWITCH = 2  # Re w above this: erfcx through U(1/2, 1/2, w^2)
 
 
-def _params(alpha, theta, lam, sigma):
-    """Exact Fractions, checked (0 < alpha < 1, theta > 0, lam >= 0, sigma > 0)."""
+def _params(alpha, theta, lam, sigma, *, below_one=True):
+    """Exact Fractions, checked (alpha > 0, below 1 unless ``below_one`` is False; theta > 0,
+    lam >= 0, sigma > 0)."""
     a = exact_parameter(alpha, "alpha")
     th = exact_parameter(theta, "theta")
     la = exact_parameter(lam, "lam", allow_zero=True)
     sg = exact_parameter(sigma, "sigma")
-    if not a < 1:
+    if below_one and not a < 1:
         raise ValueError(f"alpha must be below 1 with sigma > 0 (the Laplace-mixture representation), got {alpha!r}")
     return a, th, la, sg
 
@@ -527,25 +528,6 @@ def _split(a, b):
     return m if a < m < b else None
 
 
-def _log_concave(alpha, theta, lam, sigma, Delta, target, numeric, t_start):
-    """alpha >= 1: eps* = Delta / max(theta, lam) exactly (tight_gauss, item 7), not attained."""
-    th, la = exact_parameter(theta, "theta"), exact_parameter(lam, "lam", allow_zero=True)
-    sg, dq = exact_parameter(sigma, "sigma"), exact_parameter(Delta, "Delta")
-    a = exact_parameter(alpha, "alpha")
-    num = None
-    if numeric:
-        from ..privacy import tight_gauss
-
-        num = float(tight_gauss.tight_epsilon(a, th, la, sg, dq, digits=8).epsilon)
-    return GaussEpsilonCertificate(
-        alpha=str(a), theta=str(th), lam=str(la), Delta=str(dq), sigma=str(sg),
-        upper=_up(_arb(dq / max(th, la))), lower=None, t_star=math.inf, method="log-concave",
-        argument="alpha >= 1: f_Z is log-concave (Prekopa), so L(t) is non-decreasing and eps* is its "
-                 "limit Delta/max(theta, lam) (tight_gauss, item 7)",
-        seconds=time.perf_counter() - t_start, numeric=num, target=None if target is None else
-        float(exact_parameter(target, "target", allow_negative=True)))
-
-
 def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol="1e-4", max_seconds=1200,
                           numeric=True, progress=False, prec=None, cover=None):
     r"""Prove an upper bound on :math:`\varepsilon^* = \sup_t \ln f_Z(t)/f_Z(t+\Delta)` for
@@ -572,9 +554,7 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
     from flint import arb, ctx
 
     t_start = time.perf_counter()
-    if exact_parameter(alpha, "alpha") >= 1:
-        return _log_concave(alpha, theta, lam, sigma, Delta, target, numeric, t_start)
-    aq, thq, laq, sgq = _params(alpha, theta, lam, sigma)
+    aq, thq, laq, sgq = _params(alpha, theta, lam, sigma, below_one=False)
     dq = exact_parameter(Delta, "Delta")
     tol_q = exact_parameter(tol, "tol")
     target_f = None if target is None else float(exact_parameter(target, "target", allow_negative=True))
@@ -595,12 +575,14 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
         except PrecisionError:
             num = None
     names = dict(alpha=str(aq), theta=str(thq), lam=str(laq), Delta=str(dq), sigma=str(sgq))
-    if laq >= thq:
-        up = _up(_arb(dq / laq))
+    if aq >= 1 or laq >= thq:      # the closed cases: eps* = Delta / max(theta, lam), not attained
+        method, argument = (
+            ("log-concave", "alpha >= 1: f_Z is log-concave (Prekopa), so L(t) is non-decreasing and eps* is "
+                            "its limit Delta/max(theta, lam) (tight_gauss, item 7)") if aq >= 1 else
+            ("lipschitz", "lam >= theta: |(ln f_Z)'| <= 1/lam and L -> Delta/lam as t -> oo (tight_gauss, item 6)"))
         return GaussEpsilonCertificate(
-            **names, upper=up, lower=None, t_star=math.inf, method="lipschitz",
-            argument="lam >= theta: |(ln f_Z)'| <= 1/lam and L -> Delta/lam as t -> oo (tight_gauss, item 6)",
-            seconds=time.perf_counter() - t_start, numeric=num, target=target_f)
+            **names, upper=_up(_arb(dq / max(thq, laq))), lower=None, t_star=math.inf, method=method,
+            argument=argument, seconds=time.perf_counter() - t_start, numeric=num, target=target_f)
 
     old, ctx.prec = ctx.prec, prec
     try:
