@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import sys
@@ -248,7 +249,8 @@ def certify_region(eps, sensitivity, *, min_width="1/64", max_gap="0.1", workers
         prog.update(c)
         return None
 
-    _run([tuple(str(x) for x in (e0, e1, d0, d1))], _decide, workers, dask, on_result)
+    _run([tuple(str(x) for x in (e0, e1, d0, d1))], functools.partial(_decide, max_seconds=max_seconds),
+         workers, dask, on_result)
     prog.close()
     done.sort(key=lambda c: (Fraction(c["eps"][0]), Fraction(c["sensitivity"][0])))
     seconds = time.perf_counter() - t0
@@ -258,8 +260,8 @@ def certify_region(eps, sensitivity, *, min_width="1/64", max_gap="0.1", workers
             "seconds": round(seconds, 2), "summary": summarise(done, box_area), "cells": done}
 
 
-def _decide(e0, e1, d0, d1):
-    return dict(decide_strip(e0, e1, d0, d1), eps=[e0, e1])
+def _decide(e0, e1, d0, d1, max_seconds=60):
+    return dict(decide_strip(e0, e1, d0, d1, max_seconds=max_seconds), eps=[e0, e1])
 
 
 def _check_one(cell):
