@@ -9,14 +9,27 @@ holds one or more::
     name = "sharper-16"        # free text, echoed in the report
     statement = "lemma-16"     # start from this statement
     bound = "ratio"            # the bound to change
-    rhs = "..."                # new right-hand side, sympy syntax over the registry's names
+    rhs = "..."                # new right-hand side, over the registry's names
     # lhs = "..."              # optional new left-hand side
     # hypotheses = ["..."]     # optional: replaces the hypothesis list
 
-The expressions use the names ``str()`` prints for the registry's bounds
-(:data:`NAMES`: ``alpha``, ``theta``, ``lam``, ``Delta``, ``D_Gamma``, ``D_u``,
-``eps``, ``t``, ``f_A(x, alpha, theta, lam)``, ``f_Gamma``, ``c_DGam``, ``c_L``,
-...), so a printed bound is a valid starting point: :func:`parse` of
+A variant file is text from someone else, so its expressions are **parsed, never
+evaluated**: :func:`parse` uses the whitelist parser of
+:mod:`arete_proofs.chain.expressions` (Python's ``ast``, then the sympy expression
+built node by node; sympy's ``parse_expr``/``sympify`` would ``eval`` the text).
+Allowed are decimal numbers (exact: ``0.5`` is 1/2), the names ``str()`` prints
+for the registry's bounds (:data:`~arete_proofs.chain.expressions.NAMES`:
+``alpha``, ``theta``, ``lam``, ``Delta``, ``D_Gamma``, ``D_u``, ``eps``,
+``kappa``, ``t``, ``a``, ``h``, ``n``, ``gamma_sc``, ``c_L``, ``E``, ``pi``),
+calls of the paper's functions (``f_A(x, alpha, theta, lam)``, ``f_Gamma``,
+``c_DGam``, ...) and of ``exp``, ``log``, ``sqrt``, ``gamma``, ``Abs``, ``Min``,
+``Max``, ``besselk``, the hyperbolic functions, ``erf``, ``erfc`` with positional
+arguments, ``+ - * / **`` and, in a hypothesis, one comparison.  Anything else (attributes, strings,
+keywords, other names, ...) and oversized input (over 2000 characters, huge
+literals or powers such as ``9**9**9``) is refused with a one-line
+:class:`VariantError` naming the variant and the key; so is a malformed file
+(not TOML, ``variant`` not an array of tables, a key of the wrong type, an unknown
+key or statement).  A printed bound is a valid starting point: :func:`parse` of
 ``str(expr)`` gives ``expr`` back.
 
 A variant is checked on a grid (:func:`arete_proofs.chain.verify.verify`) **and**
@@ -40,23 +53,21 @@ import tomllib
 from dataclasses import dataclass, field
 
 import sympy as sp
-from tokenize import TokenError
 
-from . import symbols as S
+from .expressions import NAMES, ExpressionError, parse_expression
 from .registry import REGISTRY, STATEMENT_IDS, Statement
 
-__all__ = ["NAMES", "VariantError", "Variant", "VariantResult", "parse", "load", "load_text", "check"]
-
-#: The names a variant's expressions may use (the paper's symbols and functions).
-NAMES = {
-    **{s.name: s for s in (S.alpha, S.theta, S.lam, S.Delta, S.D_Gamma, S.D_u, S.eps, S.kappa, S.t, S.a,
-                           S.h, S.n, S.gamma_sc, S.c_L)},
-    **{f.__name__: f for f in (S.f_Gamma, S.f_L, S.f_GG, S.f_A, S.f_SC, S.c_DGam, S.c_Du, S.near_mass,
-                               S.shifted_conv, S.mean_abs_A, S.var_A_cf, S.tight_eps_A)},
-    "gamma": sp.gamma, "E": sp.E, "pi": sp.pi,
-}
+__all__ = ["NAMES", "VariantError", "Variant", "VariantResult", "parse", "load", "load_text", "check",
+           "MAX_FILE_CHARS", "MAX_VARIANTS", "MAX_HYPOTHESES"]
 
 _KEYS = {"name", "statement", "bound", "rhs", "lhs", "hypotheses"}
+
+#: Largest variant file (characters).
+MAX_FILE_CHARS = 1_000_000
+#: Most ``[[variant]]`` tables in one file (each is a grid check plus a search of seconds to minutes).
+MAX_VARIANTS = 100
+#: Most hypotheses of one variant (the registry's statements have at most 13).
+MAX_HYPOTHESES = 50
 
 
 class VariantError(ValueError):
@@ -138,10 +149,14 @@ class VariantResult:
     seconds: float = 0.0
 
 
-def parse(text: str, where: str = "expression"):
-    r"""A sympy expression (or relational) over :data:`NAMES`; ``VariantError`` naming ``where``.
+def parse(text: str, where: str = "expression", *, kind: str = "any", exact: bool = False):
+    r"""A sympy expression (or relation) over the allowed names; ``VariantError`` naming ``where``.
 
-    The inverse of ``str()`` on the registry's bounds: for Lemma 16's ratio bound
+    The text is parsed by the whitelist parser
+    :func:`arete_proofs.chain.expressions.parse_expression` (``ast`` plus a fixed grammar; the text
+    is never evaluated as Python); ``kind`` and ``exact`` are its (``"expression"`` for a side,
+    ``"relation"`` with ``exact=True`` for a hypothesis).  The inverse of ``str()`` on the
+    registry's bounds: for Lemma 16's ratio bound
     (:math:`f_A(t)/f_A(t+\Delta) \le \frac{e^{(D_\Gamma+\Delta)/\theta}}{c_{D_\Gamma}}(\dots)`)
     and every side of Lemma 19, ``parse(str(expr)) == expr``.
 
@@ -153,59 +168,43 @@ def parse(text: str, where: str = "expression"):
     True
     >>> parse("f_A(t, alpha, theta, lam) <= exp(eps)", "rhs").rhs == parse("exp(eps)")
     True
+    >>> try:
+    ...     parse("open('/etc/passwd')", "variant 'x': key 'rhs'")
+    ... except VariantError as exc:
+    ...     print(str(exc)[:56])
+    variant 'x': key 'rhs': unknown name 'open' at column 1;
     """
-    if not isinstance(text, str) or not text.strip():
-        raise VariantError(f"{where}: expected a non-empty string, got {text!r}")
-    from sympy.parsing.sympy_parser import parse_expr
-
     try:
-        # unevaluated first, then rebuilt with flat products and sums: evaluating ``2*(x + y)``
-        # alone would distribute the 2, unlike the registry's ``2*(x + y)*z``
-        expr = _rebuild(parse_expr(text, local_dict=dict(NAMES), evaluate=False))
-    except (sp.SympifyError, SyntaxError, TypeError, ValueError, TokenError) as exc:
-        raise VariantError(f"{where}: cannot parse {text!r} ({exc})") from None
-    unknown = {s.name for s in expr.free_symbols} - set(NAMES)
-    if unknown:
-        raise VariantError(f"{where}: unknown name(s) {', '.join(sorted(unknown))}; "
-                           f"known: {', '.join(sorted(NAMES))}")
-    return expr
-
-
-def _flat(e, kind):
-    out = []
-    for x in e.args:
-        out += _flat(x, kind) if isinstance(x, kind) else [x]
-    return out
-
-
-def _rebuild(e):
-    """Evaluate an unevaluated expression bottom-up, each product and sum in one step."""
-    if not getattr(e, "args", ()):
-        return e
-    if isinstance(e, (sp.Mul, sp.Add)):
-        return type(e)(*[_rebuild(x) for x in _flat(e, type(e))])
-    return e.func(*[_rebuild(x) for x in e.args])
+        return parse_expression(text, where, kind=kind, exact=exact)
+    except ExpressionError as exc:
+        raise VariantError(str(exc)) from None
 
 
 def _variant(entry, index) -> Variant:
     label = f"variant {index + 1}"
     if not isinstance(entry, dict):
-        raise VariantError(f"{label}: expected a table")
+        raise VariantError(f"{label}: expected a table ([[variant]]), got {_type(entry)}")
     name = entry.get("name", label)
-    label = f"variant {name!r}"
+    if not isinstance(name, str) or not name.strip():
+        raise VariantError(f"{label}: key 'name': expected a non-empty string, got {_type(name)}")
+    label = f"variant {_short(name)!r}"
     extra = set(entry) - _KEYS
     if extra:
-        raise VariantError(f"{label}: unknown key(s) {', '.join(sorted(extra))}; known: {', '.join(sorted(_KEYS))}")
+        raise VariantError(f"{label}: unknown key(s) {_short(', '.join(sorted(extra)), 120)}; "
+                           f"known: {', '.join(sorted(_KEYS))}")
     for key in ("statement", "bound"):
         if key not in entry:
             raise VariantError(f"{label}: missing key {key!r}")
+        if not isinstance(entry[key], str):
+            raise VariantError(f"{label}: key {key!r}: expected a string, got {_type(entry[key])}")
     sid = entry["statement"]
     if sid not in REGISTRY:
-        raise VariantError(f"{label}: key 'statement': unknown statement {sid!r}; known: {', '.join(STATEMENT_IDS)}")
+        raise VariantError(f"{label}: key 'statement': unknown statement {_short(sid)!r}; "
+                           f"known: {', '.join(STATEMENT_IDS)}")
     base = REGISTRY[sid]
     bounds = {b.name: b for b in base.bounds}
     if entry["bound"] not in bounds:
-        raise VariantError(f"{label}: key 'bound': {sid} has no bound {entry['bound']!r}; "
+        raise VariantError(f"{label}: key 'bound': {sid} has no bound {_short(entry['bound'])!r}; "
                            f"its bounds: {', '.join(bounds)}")
     if "rhs" not in entry and "lhs" not in entry and "hypotheses" not in entry:
         raise VariantError(f"{label}: nothing to change (give 'rhs', 'lhs' or 'hypotheses')")
@@ -213,18 +212,58 @@ def _variant(entry, index) -> Variant:
     changes = {}
     for key in ("lhs", "rhs"):
         if key in entry:
-            changes[key] = parse(entry[key], f"{label}: key {key!r}")
+            changes[key] = parse(entry[key], f"{label}: key {key!r}", kind="expression")
     bound = dataclasses.replace(b, **changes)
     hyps = base.hypotheses
     if "hypotheses" in entry:
-        if not isinstance(entry["hypotheses"], list):
-            raise VariantError(f"{label}: key 'hypotheses': expected a list of strings")
-        hyps = tuple(parse(x, f"{label}: key 'hypotheses'") for x in entry["hypotheses"])
+        given = entry["hypotheses"]
+        if not isinstance(given, list):
+            raise VariantError(f"{label}: key 'hypotheses': expected a list of strings, got {_type(given)}")
+        if len(given) > MAX_HYPOTHESES:
+            raise VariantError(f"{label}: key 'hypotheses': {len(given)} hypotheses, more than {MAX_HYPOTHESES}")
+        # decided exactly at every grid point (Statement.hypotheses_at): the parser's stricter rules
+        hyps = tuple(parse(x, f"{label}: key 'hypotheses'", kind="relation", exact=True) for x in given)
         for x in hyps:
-            if not isinstance(x, sp.core.relational.Relational):
-                raise VariantError(f"{label}: key 'hypotheses': {x} is not a relation")
-    st = dataclasses.replace(base, id=f"variant:{name}", hypotheses=hyps, bounds=(bound,), base=sid)
+            if not isinstance(x, sp.core.relational.Relational):       # e.g. "1 < 2" or "c_L > 0"
+                always = {sp.true: " (it is always true)", sp.false: " (it is always false)"}.get(x, "")
+                raise VariantError(f"{label}: key 'hypotheses': {_short(x)} is not a relation{always}")
+    fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
+    st = _VariantStatement(**{**fields, "id": f"variant:{name}", "hypotheses": hyps, "bounds": (bound,), "base": sid})
     return Variant(name=str(name), base=sid, bound=b.name, statement=st)
+
+
+@dataclass(frozen=True)
+class _VariantStatement(Statement):
+    """A variant's record: a hypothesis undefined at a point does not hold there.
+
+    A user's hypothesis may have no value at a grid point of the base statement (``gamma(t) > 0``
+    at t = -1 compares ``zoo``); that point is outside the variant's region, not a crash.
+    """
+
+    def hypotheses_at(self, point: dict) -> list:
+        try:
+            return super().hypotheses_at(point)
+        except (TypeError, ValueError, ArithmeticError):
+            failed = []
+            for hyp in self.hypotheses:                      # decide each alone
+                try:
+                    if Statement.hypotheses_at(dataclasses.replace(self, hypotheses=(hyp,)), point):
+                        failed.append(hyp)
+                except (TypeError, ValueError, ArithmeticError):
+                    failed.append(hyp)
+            return failed
+
+
+def _short(text, n=60) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _type(value) -> str:
+    """How TOML calls ``value``'s type (for the messages)."""
+    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", list: "an array",
+             dict: "a table"}
+    return names.get(type(value), f"a {type(value).__name__} value")
 
 
 def load_text(text: str) -> list[Variant]:
@@ -256,16 +295,29 @@ def load_text(text: str) -> list[Variant]:
     >>> sp.simplify(old / vs[0].statement.bounds[0].rhs)    # the dropped factor
     exp((D_Gamma + Delta)/theta)
     """
+    if not isinstance(text, str):
+        raise VariantError(f"expected the text of a TOML file, got {_type(text)}")
+    if len(text) > MAX_FILE_CHARS:
+        raise VariantError(f"{len(text)} characters, more than {MAX_FILE_CHARS} (a variant file is small)")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(f"not valid TOML: {exc}") from None
-    entries = doc.get("variant")
+    except RecursionError:
+        raise VariantError("not valid TOML: arrays or tables nested too deeply") from None
     extra = set(doc) - {"variant"}
     if extra:
-        raise VariantError(f"unknown top-level key(s) {', '.join(sorted(extra))}; expected [[variant]] tables")
-    if not isinstance(entries, list) or not entries:
+        raise VariantError(f"unknown top-level key(s) {_short(', '.join(sorted(extra)), 120)}; "
+                           "expected [[variant]] tables")
+    entries = doc.get("variant")
+    if entries is None or entries == []:
         raise VariantError("no [[variant]] table in the file")
+    if isinstance(entries, dict):
+        raise VariantError("key 'variant': a single table [variant]; write [[variant]] (an array of tables)")
+    if not isinstance(entries, list):
+        raise VariantError(f"key 'variant': expected [[variant]] tables, got {_type(entries)}")
+    if len(entries) > MAX_VARIANTS:
+        raise VariantError(f"{len(entries)} variants, more than {MAX_VARIANTS} in one file")
     out = [_variant(e, i) for i, e in enumerate(entries)]
     names = [v.name for v in out]
     dup = {x for x in names if names.count(x) > 1}
@@ -290,9 +342,13 @@ def load(path) -> list[Variant]:
     """
     try:
         with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+            text = fh.read(MAX_FILE_CHARS + 1)
     except OSError as exc:
-        raise VariantError(f"cannot read {path}: {exc.strerror}") from None
+        raise VariantError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise VariantError(f"cannot read {path}: not UTF-8 text (byte {exc.start})") from None
+    if len(text) > MAX_FILE_CHARS:
+        raise VariantError(f"more than {MAX_FILE_CHARS} characters (a variant file is small)")
     return load_text(text)
 
 
@@ -358,6 +414,8 @@ def _sides(st, point, lhs, rhs, digits=20):
     from . import verify as V
 
     try:
+        # the point's values are the grid's and the search's own numbers as sympy printed them
+        # (exact decimals of up to 400 digits, 2*exp(-1), ...), never text from the variant file
         exact = {NAMES[k]: sp.sympify(v, locals=dict(NAMES)) for k, v in point.items()}
         entry = V._compiled(st)[0]
         lo, hi, _ = V._evaluate(entry, exact, digits + 5, {})
@@ -367,6 +425,7 @@ def _sides(st, point, lhs, rhs, digits=20):
 
 
 def _is_rational(text) -> bool:
+    # ``text`` is a value of the grid or the search as sympy printed it (see _sides), not the file's
     try:
         return sp.sympify(text).is_Rational
     except (sp.SympifyError, TypeError):
