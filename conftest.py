@@ -12,3 +12,5 @@ if importlib.util.find_spec("flint") is None:  # extra 'certified'
     collect_ignore.append("arete_proofs/certified")
 if importlib.util.find_spec("matplotlib") is None:  # extra 'docs'
     collect_ignore.append("arete_proofs/walkthrough")
+if importlib.util.find_spec("dp_accounting") is None:  # extra 'accounting'
+    collect_ignore += ["arete_proofs/privacy/pld.py", "arete_proofs/privacy/composition.py"]

@@ -21,6 +21,8 @@ layers before it in this list (``tests/test_layers.py`` enforces it):
   grids) and its checks (numeric, symbolic, the paper's literal text)
 * :mod:`arete_proofs.certified` -- ball arithmetic (python-flint): certified
   densities, certified epsilon, certificates of the statements
+* :mod:`arete_proofs.noise` -- the noise families behind one interface
+  (``noise.make("arete", alpha=..., theta=..., lam=...)``), used by every tool
 * :mod:`arete_proofs.walkthrough` -- the figures and tables of the docs
 * :mod:`arete_proofs.cli` -- the ``arete`` command
 
@@ -32,14 +34,34 @@ The root re-exports what a user starts with:
 True
 """
 
+from . import noise
 from ._validation import MAX_DIGITS, PrecisionError
 from ._version import __version__
-from .distributions import arete, fast, gamma, gamma_gamma, laplace, params, staircase
+from .distributions import arete, gamma, gamma_gamma, laplace, params, staircase
 from .distributions.params import FIGURE_4, paper_parameters
-from .privacy.tight import tight_epsilon
 
 __all__ = [
     "MAX_DIGITS", "PrecisionError", "__version__",
     "arete", "fast", "gamma", "gamma_gamma", "laplace", "params", "staircase",
-    "FIGURE_4", "paper_parameters", "tight_epsilon",
+    "FIGURE_4", "paper_parameters", "tight_epsilon", "noise",
 ]
+
+#: Names loaded on first use (PEP 562), so that ``import arete_proofs`` imports neither
+#: scipy nor any optional package: ``fast`` needs scipy.special, ``tight_epsilon`` the
+#: privacy layer.
+_LAZY = {"fast": ("arete_proofs.distributions.fast", None),
+         "tight_epsilon": ("arete_proofs.privacy.tight", "tight_epsilon")}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        from importlib import import_module
+
+        module, attr = _LAZY[name]
+        value = import_module(module)
+        return value if attr is None else getattr(value, attr)
+    raise AttributeError(f"module 'arete_proofs' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

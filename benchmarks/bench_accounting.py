@@ -6,21 +6,23 @@ Run: python benchmarks/bench_accounting.py   (needs the extra 'accounting' for t
 import sys
 import time
 
+from arete_proofs.noise import make
 from arete_proofs.privacy import accounting
 from arete_proofs.privacy.tight import FIGURE_4
 
 
 def main():
     a, th, lam = FIGURE_4[6]
+    z = make("arete", alpha=a, theta=th, lam=lam)
     for eps in (2, 5, 5.99):
         t0 = time.perf_counter()
-        d = accounting.hockey_stick(a, th, lam, 1, eps, digits=12)
+        d = accounting.hockey_stick(z, 1, eps, digits=12)
         print(f"exact delta(eps={eps}) at 12 digits: {d} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
     from arete_proofs.privacy import pld
 
     for h in (1e-3, 1e-4):
         t0 = time.perf_counter()
-        p = pld.arete_pld(a, th, lam, 1, value_discretization_interval=h)
+        p = pld.noise_pld(z, 1, value_discretization_interval=h)
         t1 = time.perf_counter()
         c = pld.compose(p, 1000)
         t2 = time.perf_counter()

@@ -11,22 +11,28 @@ dp_accounting = pytest.importorskip("dp_accounting")
 
 from arete_proofs.cli import main  # noqa: E402
 from arete_proofs.distributions import fast  # noqa: E402
+from arete_proofs.noise import make  # noqa: E402
 from arete_proofs.privacy import accounting as acc, pld  # noqa: E402
 from arete_proofs.privacy.tight import FIGURE_4  # noqa: E402
 
 F6 = FIGURE_4[6]
+
+
+def N(alpha, theta, lam):
+    """The Arete noise of a parameter tuple (the accounting takes noise objects)."""
+    return make("arete", alpha=alpha, theta=theta, lam=lam)
 H = 1e-3
 EPS = [0.25, 1, 2, 3, 4, 5, 5.5, 5.9]
 
 
 @pytest.fixture(scope="module")
 def pld6():
-    return pld.arete_pld(*F6, 1, value_discretization_interval=H)
+    return pld.noise_pld(N(*F6), 1, value_discretization_interval=H)
 
 
 @pytest.fixture(scope="module")
 def exact6():
-    return {e: float(acc.hockey_stick(*F6, 1, e, digits=8)) for e in EPS + [e - 2 * H - 1e-8 for e in EPS]}
+    return {e: float(acc.hockey_stick(N(*F6), 1, e, digits=8)) for e in EPS + [e - 2 * H - 1e-8 for e in EPS]}
 
 
 def _check(delta_pld, exact):
@@ -40,7 +46,7 @@ def _check(delta_pld, exact):
 def test_pld_is_pessimistic_and_tight(pld6, exact6):
     _check(pld6.get_delta_for_epsilon, exact6)
     # a broken variant (the loss rounded down one bin instead of up) is caught
-    pmf, h = pld.loss_pmf(*F6, 1, value_discretization_interval=H)
+    pmf, h = pld.loss_pmf(N(*F6), 1, value_discretization_interval=H)
     down = dp_accounting.pld.privacy_loss_distribution.PrivacyLossDistribution.create_from_rounded_probability(
         {k - 2: v for k, v in pmf.items()}, 0.0, h)
     with pytest.raises(AssertionError):
@@ -49,7 +55,7 @@ def test_pld_is_pessimistic_and_tight(pld6, exact6):
 
 def test_laplace_limit_matches_dp_accounting():
     lam = 0.5
-    mine = pld.arete_pld("1e-9", 1, lam, 1, value_discretization_interval=H)
+    mine = pld.noise_pld(N("1e-9", 1, lam), 1, value_discretization_interval=H)
     ref = dp_accounting.pld.privacy_loss_distribution.from_laplace_mechanism(
         lam, sensitivity=1, value_discretization_interval=H)
     for e in (0.0, 0.5, 1.0, 1.5, 1.9):
@@ -57,7 +63,7 @@ def test_laplace_limit_matches_dp_accounting():
         exact = 1 - np.exp((e - 1 / lam) / 2)  # Laplace: delta(eps) = 1 - e^{(eps - Delta/lam)/2}
         assert a >= exact - 1e-9 and abs(a - b) < 5e-3, e
     # a wrong scale is caught
-    wrong = pld.arete_pld("1e-9", 1, 0.55, 1, value_discretization_interval=H)
+    wrong = pld.noise_pld(N("1e-9", 1, 0.55), 1, value_discretization_interval=H)
     assert abs(wrong.get_delta_for_epsilon(1.0) - ref.get_delta_for_epsilon(1.0)) > 5e-3
 
 
@@ -107,5 +113,5 @@ def test_cli_account_pld(capsys):
     assert main(argv + ["--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["method"] == "pld" and doc["compose"] == 2 and doc["discretization"] == 1e-3
-    assert float(doc["delta"]) >= pld.compose(pld.arete_pld(*F6, 1, value_discretization_interval=1e-3),
+    assert float(doc["delta"]) >= pld.compose(pld.noise_pld(N(*F6), 1, value_discretization_interval=1e-3),
                                                 2).get_delta_for_epsilon(5.0)

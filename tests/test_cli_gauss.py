@@ -247,25 +247,30 @@ def test_sample_alpha_above_one_with_sigma_is_allowed(capsys, tmp_path):
 # --------------------------------------------------------------------------
 
 
+def _fake_optimum(problem, params, eps, upper):
+    from arete_proofs.privacy import optimizer
+
+    return optimizer.Optimum(params, None, mp.mpf(eps), mp.mpf(upper), mp.mpf("0.0439561"), mp.mpf("0.0222228"),
+                             problem.objective, problem.eps, 1.0, 10, 1, 1.5)
+
+
 def test_optimize_family_gauss_plumbing(capsys, monkeypatch):
-    from arete_proofs.privacy import optimize, optimize_gauss
+    from arete_proofs.privacy import optimizer
 
     calls = []
 
-    def fake_gauss(eps, Delta=1, *, family="gauss", objective="mean_abs", **kw):
-        calls.append((eps, Delta, family, objective, kw))
-        return optimize_gauss.GaussOptimum(family, 0.014727, 0.85419, 0.0, 0.027054, mp.mpf("7.99994740"),
-                                           mp.mpf("7.999947402100001"), mp.mpf("0.0439561"),
-                                           mp.mpf("0.0222228"), objective, float(eps), 1.5, 10)
+    def fake(problem, Delta=1, **kw):
+        calls.append((problem.eps_text, Delta, problem.family, getattr(problem, "kind", None), problem.objective))
+        if problem.family == "arete":
+            raise AssertionError("family gauss must not run the Arete optimizer")
+        return _fake_optimum(problem, {"alpha": 0.014727, "theta": 0.85419, "lam": 0.0, "sigma": 0.027054},
+                             "7.99994740", "7.999947402100001")
 
-    def no_arete(*a, **k):
-        raise AssertionError("family gauss must not run the Arete optimizer")
-
-    monkeypatch.setattr(optimize_gauss, "optimize", fake_gauss)
-    monkeypatch.setattr(optimize, "optimize", no_arete)
+    monkeypatch.setattr(optimizer, "optimize", fake)
     code, out, err = run(capsys, "optimize", "--epsilon", "8", "--family", "gauss")
     assert code == 0, err
-    assert calls == [("8", "1", "gauss", "mean_abs", {})]
+    text = out
+    assert calls == [("8", "1", "arete_gauss", "gauss", "mean_abs")]
     lines = dict(line.split() for line in out.splitlines())
     assert list(lines) == ["alpha", "theta", "lam", "sigma", "epsilon", "epsilon_upper", "mean_abs", "variance"]
     assert lines["sigma"] == "0.027054" and lines["alpha"] == "0.014727"
@@ -273,27 +278,26 @@ def test_optimize_family_gauss_plumbing(capsys, monkeypatch):
     code, out, err = run(capsys, "optimize", "--epsilon", "6", "--sensitivity", "2", "--family", "both",
                          "--objective", "variance", "--json")
     assert code == 0, err
-    assert calls[-1] == ("6", "2", "both", "variance", {})
+    assert calls[-1] == ("6", "2", "arete_gauss", "both", "variance")
     doc = json.loads(out)
     assert doc["family"] == "both" and doc["sigma"] == "0.027054" and doc["target"] == "6"
+    # --noise arete_gauss is --family gauss
+    code, out2, err = run(capsys, "optimize", "--epsilon", "8", "--noise", "arete_gauss")
+    assert code == 0 and calls[-1][3] == "gauss" and out2 == text
 
 
 def test_optimize_default_family_is_arete(capsys, monkeypatch):
-    from types import SimpleNamespace
+    from arete_proofs.privacy import optimizer
 
-    from arete_proofs.privacy import optimize, optimize_gauss
+    def fake(problem, Delta=1, **kw):
+        if problem.family != "arete":
+            raise AssertionError("the default family must be the paper's Arete")
+        return _fake_optimum(problem, {"alpha": 0.1, "theta": 0.5, "lam": 0.05}, "8", "8")
 
-    def fake_arete(eps, Delta, *, objective):
-        return SimpleNamespace(alpha=0.1, theta=0.5, lam=0.05, epsilon=mp.mpf(8), mean_abs=mp.mpf("0.05"),
-                               variance=mp.mpf("0.01"), seconds=1.0)
-
-    def no_gauss(*a, **k):
-        raise AssertionError("the default family must not run optimize_gauss")
-
-    monkeypatch.setattr(optimize, "optimize", fake_arete)
-    monkeypatch.setattr(optimize_gauss, "optimize", no_gauss)
+    monkeypatch.setattr(optimizer, "optimize", fake)
     code, default, err = run(capsys, "optimize", "--epsilon", "8", "--json")
     assert code == 0, err
     assert run(capsys, "optimize", "--epsilon", "8", "--json", "--family", "arete") == (0, default, "")
+    assert run(capsys, "optimize", "--epsilon", "8", "--json", "--noise", "arete") == (0, default, "")
     doc = json.loads(default)
     assert "family" not in doc and "sigma" not in doc

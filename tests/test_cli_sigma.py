@@ -32,18 +32,19 @@ def test_account_sigma_is_passed_to_the_library(capsys, monkeypatch):
 
     seen = {}
 
-    def fake(*args, digits=12, sigma=0):
-        seen["sigma"] = sigma
+    def fake(noise, sensitivity=1, eps=0, *, digits=12):
+        seen["noise"] = noise
         return mp.mpf("0.125")
 
     monkeypatch.setattr(accounting, "hockey_stick", fake)
     code, out, _ = run(capsys, "account", *GAUSS, "--epsilon", "0.2", "--digits", "4")
-    assert code == 0 and seen["sigma"] == "1" and out.strip() == "delta 0.1250"
-    # without --sigma the keyword is not passed (the paper's Arete, unchanged)
+    assert code == 0 and seen["noise"].name == "arete_gauss" and seen["noise"].sigma == "1"
+    assert out.strip() == "delta 0.1250"
+    # without --sigma the noise is the paper's Arete, unchanged
     seen.clear()
     code, out, _ = run(capsys, "account", "--alpha", "0.3", "--theta", "1", "--lam", "2", "--epsilon", "0.2",
                        "--digits", "4")
-    assert code == 0 and seen["sigma"] == 0
+    assert code == 0 and seen["noise"].name == "arete"
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -56,17 +57,17 @@ def test_account_sigma_bad_input(capsys, argv, message):
 
 
 def test_compare_gauss_row(capsys, monkeypatch):
-    from arete_proofs.privacy import errors, optimize_gauss
+    from arete_proofs.privacy import errors, optimizer
 
     calls = []
 
-    def fake(eps, Delta=1, *, family="gauss", objective="mean_abs", **kw):
-        calls.append((eps, family, objective))
-        return optimize_gauss.GaussOptimum(family, 0.0147, 0.854, 0.0, 0.027, mp.mpf("7.99999998"),
-                                           mp.mpf("7.99999999"), mp.mpf("0.043955"), mp.mpf("0.0011"),
-                                           objective, 8.0, 1.0, 1, mp.mpf("0.0016"))
+    def fake(problem, Delta=1, **kw):
+        calls.append((problem.eps_text, problem.kind, problem.objective))
+        return optimizer.Optimum({"alpha": 0.0147, "theta": 0.854, "lam": 0.0, "sigma": 0.027}, None,
+                                 mp.mpf("7.99999998"), mp.mpf("7.99999999"), mp.mpf("0.043955"), mp.mpf("0.0011"),
+                                 problem.objective, 8.0, 1.0, 1, 1, 1.0, mp.mpf("0.0016"))
 
-    monkeypatch.setattr(optimize_gauss, "optimize", fake)
+    monkeypatch.setattr(optimizer, "optimize", fake)
     monkeypatch.setattr(errors, "comparison_table", lambda *a, **k: [])
     code, out, _ = run(capsys, "compare", "--epsilon", "8", "--gauss", "--json")
     doc = json.loads(out)

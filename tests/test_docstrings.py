@@ -66,6 +66,14 @@ MODULES = [
     "stats._gamma_gamma",
     "stats._staircase",
     "stats._common",
+    "noise._base",
+    "noise._shares",
+    "noise.laplace",
+    "noise.staircase",
+    "noise.arete",
+    "noise.arete_gauss",
+    "privacy.optimizer",
+    "chain.expressions",
 ]
 
 #: a reference to the paper or a formula

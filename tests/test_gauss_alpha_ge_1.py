@@ -309,7 +309,9 @@ def test_cli_simulate_prints_the_closed_form_epsilon(capsys):
 
 def test_simulate_alpha_above_one():
     # k = 2: the sum is GammaGamma(2 alpha, theta) + N(0, 2 sigma^2), exact E|N| by arete_gauss.mean_abs
-    r = mechanisms.simulate(8, 4, 2, 4000, seed=3, params="given", alpha=1.2, theta=0.5, lam=0, sigma=0.2,
+    from arete_proofs.noise import make
+
+    r = mechanisms.simulate(8, 4, 2, 4000, seed=3, noise=make("arete_gauss", alpha=1.2, theta=0.5, lam=0, sigma=0.2),
                             tight=True)
     a = r["arete"]
     assert r["params"]["tight_epsilon"] == 2.0  # Delta / theta

@@ -31,6 +31,7 @@ LAYERS = (
     ("privacy",),  # tight epsilon, loss curves, errors, optimizer
     ("mechanisms", "chain"),  # samplers and mechanisms; the proof chain and its checks
     ("certified", "stats"),  # ball arithmetic; scipy.stats objects
+    ("noise",),  # the noise families behind one interface (each family imports its engine and tools)
     ("walkthrough", "cli"),  # the docs' computations; the command line
     ("", "__main__"),  # the package root
 )
@@ -81,7 +82,9 @@ def import_graph(root: Path, package: str) -> dict[str, set[str]]:
             graph[src].add(".".join(parts))
 
     for name, path in modules.items():
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        tree = ast.parse(path.read_text(), str(path))
+        lazy = _lazy_targets(tree, name, modules, package)
+        for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name.split(".")[0] == package:
@@ -99,10 +102,37 @@ def import_graph(root: Path, package: str) -> dict[str, set[str]]:
                 if fname in ("import_module", "__import__"):
                     arg = node.args[0] if node.args else None
                     if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
-                        raise AssertionError(f"{name}: dynamic {fname}() with a computed name cannot be checked")
+                        if not lazy:
+                            raise AssertionError(f"{name}: dynamic {fname}() with a computed name cannot be "
+                                                 f"checked (declare the targets in a module-level {LAZY_TABLES})")
+                        for target in lazy:
+                            add(name, target)
+                        continue
                     if arg.value.split(".")[0] == package:
                         add(name, arg.value)
     return graph
+
+
+#: Module-level tables that declare the targets of a computed ``import_module`` (PEP 562 lazy
+#: loading, a family registry): every string in them that names a module of the package --
+#: absolutely, or relative to the importing package -- is an edge.
+LAZY_TABLES = ("_LAZY", "_MODULES", "_NAMES")
+
+
+def _lazy_targets(tree, name, modules, package) -> list[str]:
+    base = name if _is_package(name, modules) else name.rpartition(".")[0]
+    out = []
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not any(isinstance(t, ast.Name) and t.id in LAZY_TABLES for t in targets) or node.value is None:
+                continue
+            for c in ast.walk(node.value):
+                if isinstance(c, ast.Constant) and isinstance(c.value, str):
+                    for cand in (c.value, f"{base}.{c.value}"):
+                        if cand.split(".")[0] == package and cand in modules:
+                            out.append(cand)
+    return sorted(set(out))
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:

@@ -298,8 +298,14 @@ def test_distributed_sum_bad_input(call, name):
 # ---------------------------------------------------------------------------
 
 
+def _paper(eps, Delta=1):
+    from arete_proofs.noise import FAMILIES
+
+    return FAMILIES["arete"].paper(eps, Delta, digits=40)   # Lemma 3's parameters, as the CLI builds them
+
+
 def test_simulate_report():
-    r = Mc.simulate(100, 80, 10, 2000, seed=0, tight=False)
+    r = Mc.simulate(100, 80, 10, 2000, seed=0, noise=_paper(10), tight=False)
     assert r["params"]["source"] == "paper" and r["params"]["lemma3_applies"] is False
     assert r["params"]["alpha"] == math.exp(-2.5) and r["params"]["theta"] == 0.4
     a = r["arete"]
@@ -312,14 +318,16 @@ def test_simulate_report():
         assert abs(d["empirical_var"] - d["exact_var"]) < 5 * d["empirical_var_se"], key
     assert r["laplace"]["exact_mean_abs"] == 0.1 and r["laplace_distributed"]["exact_var"] == 1.25 * 0.02
     assert r["staircase"]["gamma"] == float(sc_engine.gamma_mean_abs(10))
-    assert r == Mc.simulate(100, 80, 10, 2000, seed=0, tight=False)  # reproducible
+    assert r == Mc.simulate(100, 80, 10, 2000, seed=0, noise=_paper(10), tight=False)  # reproducible
     import json
 
     json.dumps(r)  # serialisable for the CLI
 
 
 def test_simulate_given_and_tight():
-    r = Mc.simulate(5, 5, 8, 500, seed=1, params="given", alpha=0.3, theta=1, lam=2)
+    from arete_proofs.noise import make
+
+    r = Mc.simulate(5, 5, 8, 500, seed=1, noise=make("arete", alpha=0.3, theta=1, lam=2))
     assert r["params"]["source"] == "given" and r["params"]["tight_epsilon"] == 0.5  # lam >= theta: Delta/lam
     assert r["arete"]["k"] == 1.0 and abs(r["arete"]["exact_mean_abs"] / r["arete"]["designed_mean_abs"] - 1) < 1e-12
 
@@ -332,14 +340,16 @@ def test_simulate_given_and_tight():
     (dict(eps=0), "eps"),
     (dict(Delta=-1), "Delta"),
     (dict(seed=-3), "seed"),
-    (dict(params="mine"), "params"),
-    (dict(params="given", alpha=0.1, theta=1), "lam"),
-    (dict(params="given", alpha=-0.1, theta=1, lam=1), "alpha"),
-    (dict(params="given", alpha=0.1, theta=0, lam=1), "theta"),
-    (dict(alpha=0.1), "alpha"),
+    (dict(noise=None), "noise"),
+    (dict(noise="arete"), "noise"),
+    (dict(noise=("staircase", dict(eps=3))), "infinitely divisible"),
 ])
 def test_simulate_bad_input(kw, name):
-    args = dict(parties=10, min_parties=5, eps=10, rounds=10, seed=0, tight=False)
+    from arete_proofs.noise import make
+
+    if isinstance(kw.get("noise"), tuple):
+        kw = {"noise": make(kw["noise"][0], **kw["noise"][1])}
+    args = dict(parties=10, min_parties=5, eps=10, rounds=10, seed=0, tight=False, noise=_paper(10))
     args.update(kw)
     with pytest.raises(ValueError, match=name):
         Mc.simulate(**args)

@@ -1,4 +1,4 @@
-"""``simulate(..., sigma=)`` and ``arete simulate --sigma`` (issue 17: a Gaussian part in the shares).
+"""``simulate(..., noise=arete_gauss)`` and ``arete simulate --sigma`` (issue 17: a Gaussian part in the shares).
 
 Independent references: the protocol's errors are tested against the float64
 distribution :data:`arete_proofs.stats.arete_gauss` (Kolmogorov-Smirnov, significance
@@ -21,14 +21,24 @@ from arete_proofs.cli import simulate as cli_simulate
 from arete_proofs.distributions import arete_gauss as exact
 from arete_proofs.mechanisms import simulation
 from arete_proofs.mechanisms.simulation import simulate
+from arete_proofs.noise import FAMILIES, make
 from arete_proofs.stats import arete_gauss
 
 SIGNIFICANCE = 1e-6
 
 
+def _paper(eps, Delta=1, sigma=None):
+    """Lemma 3's parameters as the CLI builds them (40 digits), with a Gaussian part when ``sigma``."""
+    z = FAMILIES["arete"].paper(eps, Delta, digits=40)
+    return z if sigma is None else make("arete_gauss", **z.params, sigma=sigma, source=z.source)
+
+
+def _gauss(**kw):
+    return make("arete_gauss", **kw)
+
+
 def test_sigma_zero_is_the_paper_protocol_unchanged(capsys):
-    r0 = simulate(7, 5, 6, 500, seed=3, tight=False)
-    assert json.dumps(simulate(7, 5, 6, 500, seed=3, tight=False, sigma=0.0)) == json.dumps(r0)
+    r0 = simulate(7, 5, 6, 500, seed=3, tight=False, noise=_paper(6))
     # printed by main at 9285919: arete simulate --parties 7 --min-parties 5 --epsilon 6 --rounds 500 --seed 3 --json
     assert r0["arete"]["empirical_mean_abs"] == 0.4618901320195211
     assert r0["arete"]["empirical_var"] == 0.4192411825780424
@@ -42,7 +52,7 @@ def _ks_pvalue(err, args):
 
 def test_errors_follow_arete_gauss_when_k_is_one():
     args = (0.3, 1.0, 0.2, 0.5)
-    r = simulate(4, 4, 2, 4000, seed=5, params="given", alpha=0.3, theta=1.0, lam=0.2, sigma=0.5, tight=False)
+    r = simulate(4, 4, 2, 4000, seed=5, noise=_gauss(alpha=0.3, theta=1.0, lam=0.2, sigma=0.5), tight=False)
     a = r["arete"]
     var = 2 * 0.3 + 2 * 0.2**2 + 0.5**2
     assert a["k"] == 1 and a["exact_var"] == var == a["designed_var"] and r["params"]["sigma"] == 0.5
@@ -50,46 +60,46 @@ def test_errors_follow_arete_gauss_when_k_is_one():
     assert abs(a["empirical_mean_abs"] - a["exact_mean_abs"]) < 5 * a["empirical_mean_abs_se"]
     # the errors themselves, with the protocol's own generator stream
     g = np.random.default_rng(5)
-    err = simulation._protocol_errors(g, [(0.3, 1.0), (1.0, 0.2)], 4, 4, 4000, 1.0, share_sd=0.5 / math.sqrt(4))
+    draw = _gauss(alpha=0.3, theta=1.0, lam=0.2, sigma=0.5).shares(4).draw
+    err = simulation._protocol_errors(g, draw, 4, 4000, 1.0)
     assert _ks_pvalue(err, args) > SIGNIFICANCE
     # the check can fail: shares with N(0, sigma^2) each instead of N(0, sigma^2 / M)
     g = np.random.default_rng(5)
-    wrong = simulation._protocol_errors(g, [(0.3, 1.0), (1.0, 0.2)], 4, 4, 4000, 1.0, share_sd=0.5)
+    wrong_draw = _gauss(alpha=0.3, theta=1.0, lam=0.2, sigma=0.5 * math.sqrt(4)).shares(4).draw
+    wrong = simulation._protocol_errors(g, wrong_draw, 4, 4000, 1.0)
     assert _ks_pvalue(wrong, args) < SIGNIFICANCE
 
 
 def test_more_parties_than_designed():
     """k = 2: Var = k Var Z; with lam = 0 the sum is arete_gauss(k alpha, theta, 0, sqrt(k) sigma)."""
-    kw = dict(params="given", alpha=0.2, theta=1.0, lam=0, sigma=0.3, tight=False)
-    a = simulate(8, 4, 4, 3000, seed=9, **kw)["arete"]
+    a = simulate(8, 4, 4, 3000, seed=9, noise=_gauss(alpha=0.2, theta=1.0, lam=0, sigma=0.3), tight=False)["arete"]
     assert a["k"] == 2 and a["exact_var"] == pytest.approx(2 * (2 * 0.2 + 0.09), rel=1e-15)
     assert a["exact_mean_abs"] == pytest.approx(float(exact.mean_abs(0.4, 1.0, 0, 0.3 * math.sqrt(2), digits=15)))
     assert abs(a["empirical_mean_abs"] - a["exact_mean_abs"]) < 5 * a["empirical_mean_abs_se"]
     assert abs(a["empirical_var"] - a["exact_var"]) < 5 * a["empirical_var_se"]
     # with a Laplace part and k != 1 the sum has GammaGamma(k, lam), no closed form here
-    b = simulate(8, 4, 4, 100, seed=9, params="given", alpha=0.2, theta=1.0, lam=0.1, sigma=0.3, tight=False)
+    b = simulate(8, 4, 4, 100, seed=9, noise=_gauss(alpha=0.2, theta=1.0, lam=0.1, sigma=0.3), tight=False)
     assert b["arete"]["exact_mean_abs"] is None and "N(0, 2 sigma^2)" in b["arete"]["sum_distribution"]
 
 
 def test_paper_parameters_with_sigma():
-    r = simulate(4, 4, 10, 200, seed=1, sigma=0.01, tight=False)
-    p, p0 = r["params"], simulate(4, 4, 10, 10, seed=1, tight=False)["params"]
+    r = simulate(4, 4, 10, 200, seed=1, noise=_paper(10, sigma=0.01), tight=False)
+    p, p0 = r["params"], simulate(4, 4, 10, 10, seed=1, noise=_paper(10), tight=False)["params"]
     assert p["sigma"] == 0.01 and all(p[key] == p0[key] for key in ("source", "alpha", "theta", "lam", "lemma3_applies"))
     assert r["arete"]["designed_var"] == pytest.approx(2 * p["alpha"] * p["theta"] ** 2 + 2 * p["lam"] ** 2 + 1e-4,
                                                        rel=1e-15)
 
 
 @pytest.mark.parametrize("kw,match", [
-    (dict(sigma=-0.1), "sigma"),
-    (dict(sigma=float("nan")), "sigma"),
-    (dict(params="given", alpha=0.3, theta=1.0, lam=-0.1, sigma=0.1), "lam"),
-    (dict(params="given", alpha=0.3, theta=1.0, sigma=0.1), "lam"),
-    (dict(alpha=0.3, sigma=0.1), "alpha"),
-    (dict(params="given", alpha=0.3, theta=1.0, lam=0), "lam"),  # lam = 0 needs sigma > 0
+    (dict(alpha=0.3, theta=1.0, lam=0.1, sigma=-0.1), "sigma"),
+    (dict(alpha=0.3, theta=1.0, lam=0.1, sigma=float("nan")), "sigma"),
+    (dict(alpha=0.3, theta=1.0, lam=-0.1, sigma=0.1), "lam"),
+    (dict(alpha=0.3, theta=1.0, sigma=0.1), "lam"),
+    (dict(alpha=0.3, theta=1.0, lam=0, sigma=0), "sigma"),  # lam = 0 needs sigma > 0; sigma = 0 is arete
 ])
 def test_bad_input(kw, match):
     with pytest.raises(ValueError, match=match):
-        simulate(4, 4, 2, 10, seed=1, tight=False, **kw)
+        simulate(4, 4, 2, 10, seed=1, tight=False, noise=_gauss(**kw))
 
 
 def test_cli_passes_sigma_through(monkeypatch, capsys):

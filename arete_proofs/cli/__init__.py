@@ -3,9 +3,12 @@
 One module per subcommand, or per pair of subcommands that share options:
 
 * ``._common`` -- the parser class, ``UsageError``, the shared
-  option helpers (``add_parameter_options``, ``resolve_parameters``,
-  ``add_digits_option``, ``add_output_options``), ``format_value`` and the
-  command registry (the ``@command`` decorator); it imports no subcommand module;
+  option helpers (``add_digits_option``, ``add_output_options``, ``add_sensitivity_option``),
+  ``format_value`` and the command registry (the ``@command`` decorator); it imports no
+  subcommand module and knows no noise family;
+* ``._noise`` -- ``--noise NAME`` and every family's parameter flags, generated from
+  :data:`arete_proofs.noise.FAMILIES` (``add_noise_options``), read back into a noise object
+  (``resolve_noise``); the paper's ``--alpha/--theta/--lam``, ``--paper-eps`` and ``--sigma``;
 * ``.density`` -- ``arete density`` (density, CDF, certified balls);
 * ``.verify`` -- ``arete verify`` (the proof chain over parameter grids);
 * ``.epsilon`` -- ``arete epsilon`` (the tight epsilon, E|Z| and Var Z);
@@ -14,6 +17,7 @@ One module per subcommand, or per pair of subcommands that share options:
   parameters, the error table);
 * ``.simulate`` -- ``arete simulate`` and ``arete sample`` (the n-party sum,
   draws to a .npy file);
+* ``.noises`` -- ``arete noises`` (the families, their flags and what each supports);
 * ``.parser`` -- ``build_parser``, which imports the subcommand modules
   (importing registers them), and ``main``, the ``arete`` entry point.
 
@@ -23,7 +27,8 @@ decimal strings, never through ``float``.  Usage errors and the library's
 line ``arete: error: ...`` on stderr with exit status 2.
 """
 
-from ._common import add_parameter_options, format_value, resolve_parameters
+from ._common import format_value
+from ._noise import add_noise_options, resolve_noise
 from .parser import build_parser, main
 
-__all__ = ["main", "build_parser", "format_value", "add_parameter_options", "resolve_parameters"]
+__all__ = ["main", "build_parser", "format_value", "add_noise_options", "resolve_noise"]

@@ -4,7 +4,8 @@ Every subcommand module (:mod:`.density`, :mod:`.verify`, :mod:`.epsilon`,
 :mod:`.certify`, :mod:`.optimize`, :mod:`.simulate`) imports this module and
 registers each of its subcommands, a function ``run(args) -> int``, with
 :func:`command`; the options a subcommand needs are added by small reusable
-helpers (:func:`add_parameter_options`, :func:`add_digits_option`, ...), so a new
+helpers (:func:`add_digits_option`, :func:`add_sensitivity_option`, ...; the noise options are
+:mod:`arete_proofs.cli._noise`), so a new
 subcommand is one decorated function plus, if needed, one helper.
 :func:`arete_proofs.cli.parser.build_parser` imports the subcommand modules and
 builds one subparser per registered command.  This module imports none of them.
@@ -23,7 +24,7 @@ import re
 from decimal import Context, Decimal
 from fractions import Fraction
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import mpmath
 from mpmath import mp
@@ -73,19 +74,6 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------
 
 
-@dataclass
-class Parameters:
-    """Distribution parameters as handed to the library, plus how to report them."""
-
-    alpha: object
-    theta: object
-    lam: object
-    #: JSON description: the strings as given, or rounded values for --paper-eps.
-    report: dict[str, str] = field(default_factory=dict)
-    #: The Gaussian part's sigma (``--sigma``, the string as given); 0 for the paper's Arete.
-    sigma: object = 0
-
-
 #: The one-line error for the old sensitivity flag: ``--delta`` is the delta of
 #: (eps, delta)-DP now (``arete account``), the sensitivity is ``--sensitivity``.
 RENAMED_DELTA = ("--delta is no longer the sensitivity: use --sensitivity S "
@@ -113,128 +101,6 @@ def add_sensitivity_option(parser, *, default=None, help=None) -> None:
     parser.add_argument("--sensitivity", metavar="S", default=default,
                         help=help or "sensitivity Delta > 0 of the query (default 1)")
     add_renamed_delta(parser)
-
-
-def add_parameter_options(parser: argparse.ArgumentParser, *, renamed_delta: bool = True) -> None:
-    """Add ``--alpha/--theta/--lam`` or ``--paper-eps [--sensitivity]`` to ``parser``.
-
-    Read them back with :func:`resolve_parameters`.  ``renamed_delta``: also add the
-    hidden ``--delta`` that fails with :data:`RENAMED_DELTA` (``arete account``, whose
-    ``--delta`` is the delta of (eps, delta)-DP, passes False).
-    """
-    group = parser.add_argument_group(
-        "distribution parameters",
-        "Give either all of --alpha, --theta, --lam, or --paper-eps (optionally with\n"
-        "--sensitivity).  Values are decimal strings, parsed exactly at the working precision.",
-    )
-    group.add_argument("--alpha", metavar="ALPHA", help="Gamma shape alpha > 0")
-    group.add_argument("--theta", metavar="THETA", help="Gamma scale theta > 0")
-    group.add_argument("--lam", metavar="LAM", help="Laplace scale lambda > 0")
-    group.add_argument(
-        "--paper-eps",
-        metavar="EPS",
-        help="use the paper's parameters for privacy parameter EPS (Lemma 3): "
-        "alpha = lam = exp(-EPS/4), theta = 4*DELTA/EPS",
-    )
-    group.add_argument(
-        "--sensitivity", metavar="S", help="sensitivity Delta (default 1); with --paper-eps it sets theta"
-    )
-    if renamed_delta:
-        add_renamed_delta(parser)
-
-
-def add_sigma_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--sigma S``: the Gaussian part N(0, S^2) of Z = X1 - X2 + Y + N (issue 17; default 0).
-
-    Read back by :func:`resolve_parameters` into :attr:`Parameters.sigma`.
-    """
-    parser.add_argument(
-        "--sigma", metavar="S", default=None,
-        help="beyond the paper: add a Gaussian part N(0, S^2), Z = X1 - X2 + Y + N "
-        "(S >= 0, default 0: the paper's Arete; --lam 0 allowed with S > 0)",
-    )
-
-
-def _sigma_of(args: argparse.Namespace, digits: int):
-    """``--sigma`` checked (finite, >= 0): the string as given, or 0 when absent or zero."""
-    text = getattr(args, "sigma", None)
-    if text is None:
-        return 0
-    try:
-        with mp.workdps(digits + 10):
-            value = mp.mpf(text.strip())
-    except (TypeError, ValueError):
-        raise UsageError(f"--sigma must be a number >= 0, got {text!r}") from None
-    if mp.isnan(value) or mp.isinf(value) or value < 0:
-        raise UsageError(f"--sigma must be finite and >= 0, got {text!r}")
-    return text if value > 0 else 0
-
-
-def _is_zero(text) -> bool:
-    """Whether a parameter (a decimal string or a number) is exactly 0; False if it does not parse."""
-    try:
-        return mp.mpf(text.strip() if isinstance(text, str) else text) == 0
-    except (TypeError, ValueError):
-        return False
-
-
-def _with_sigma(params: Parameters, args: argparse.Namespace, digits: int) -> Parameters:
-    """Attach ``--sigma`` (commands that take it) to ``params``; the report gains "sigma" when S > 0."""
-    if not hasattr(args, "sigma"):
-        return params
-    sigma = _sigma_of(args, digits)
-    if sigma == 0 and _is_zero(params.lam):
-        raise UsageError("--lam and --sigma are both 0: X1 - X2 alone has an infinite density at 0 "
-                         "when alpha <= 1/2; give --lam > 0 or --sigma > 0")
-    if sigma != 0:
-        params.sigma = sigma
-        report = {}
-        for k, v in params.report.items():
-            report[k] = v
-            if k == "lam":
-                report["sigma"] = sigma
-        params.report = report
-    return params
-
-
-def resolve_parameters(args: argparse.Namespace, digits: int, *, sensitivity_for_explicit: bool = False) -> Parameters:
-    """Check the parameter options of ``args`` and return the values to use.
-
-    ``sensitivity_for_explicit``: ``--sensitivity`` is also meaningful with ``--alpha/--theta/--lam``
-    (a subcommand that takes the sensitivity, such as ``arete epsilon``).  A subcommand with
-    ``--sigma`` (:func:`add_sigma_option`) gets it checked into :attr:`Parameters.sigma`
-    (any alpha > 0: :mod:`arete_proofs.distributions.arete_gauss` covers alpha >= 1 too).
-    """
-    params = _resolve_parameters(args, digits, sensitivity_for_explicit)
-    return _with_sigma(params, args, digits)
-
-
-def _resolve_parameters(args: argparse.Namespace, digits: int, sensitivity_for_explicit: bool) -> Parameters:
-    explicit = {name: getattr(args, name) for name in ("alpha", "theta", "lam")}
-    given = [f"--{name}" for name, value in explicit.items() if value is not None]
-    if args.paper_eps is not None:
-        if given:
-            raise UsageError(f"--paper-eps cannot be combined with {', '.join(given)}")
-        from ..distributions.params import paper_parameters
-
-        sensitivity = args.sensitivity if args.sensitivity is not None else "1"
-        alpha, theta, lam = paper_parameters(args.paper_eps, sensitivity, digits=digits)
-        report = {
-            "alpha": format_value(alpha, digits + 5),
-            "theta": format_value(theta, digits + 5),
-            "lam": format_value(lam, digits + 5),
-            "paper_eps": args.paper_eps,
-            "sensitivity": sensitivity,
-        }
-        return Parameters(alpha, theta, lam, report)
-    if args.sensitivity is not None and not sensitivity_for_explicit:
-        raise UsageError("--sensitivity is only meaningful with --paper-eps")
-    missing = [f"--{name}" for name, value in explicit.items() if value is None]
-    if missing:
-        raise UsageError(
-            f"the following arguments are required: {', '.join(missing)} (or use --paper-eps)"
-        )
-    return Parameters(**explicit, report=dict(explicit))
 
 
 def add_digits_option(parser: argparse.ArgumentParser) -> None:
@@ -319,25 +185,6 @@ def format_bound(x, digits: int, *, upward: bool) -> str:
         with mp.workdps(digits + 20):
             text = format_value(mp.mpf(str(printed)), digits)
     return text
-
-
-def tight_epsilon_of(args: argparse.Namespace, digits: int):
-    """The tight epsilon of the parameters in ``args`` at ``digits`` digits: ``(Parameters, sensitivity, TightEpsilon)``.
-
-    ``args`` carries ``alpha/theta/lam/paper_eps/sensitivity`` (and, for ``arete epsilon``,
-    ``sigma``) as :func:`resolve_parameters` reads them (``sensitivity`` None means 1); with
-    ``--sigma S > 0`` the tight epsilon is :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.  ``arete epsilon`` and ``arete simulate`` both
-    call this, so they print the same digits for the same parameters.
-    """
-    from ..privacy import tight, tight_gauss
-
-    params = resolve_parameters(args, digits + 10, sensitivity_for_explicit=True)
-    sensitivity = args.sensitivity if args.sensitivity is not None else "1"
-    if params.sigma != 0:
-        return params, sensitivity, tight_gauss.tight_epsilon(params.alpha, params.theta, params.lam, params.sigma,
-                                                              sensitivity, digits=digits)
-    return params, sensitivity, tight.tight_epsilon(params.alpha, params.theta, params.lam, sensitivity,
-                                                    digits=digits)
 
 
 # --------------------------------------------------------------------------

@@ -14,15 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import (
-    UsageError,
-    add_parameter_options,
-    add_sigma_option,
-    command,
-    format_bound,
-    format_value,
-    resolve_parameters,
-)
+from ._common import UsageError, command, format_bound, format_value
+from ._noise import add_noise_options, resolve_noise
 
 
 def _account_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,8 +49,11 @@ with the certified tight epsilon of that noise.  Examples:
     arete account --alpha 0.0756 --theta 0.63 --lam 0.0545 --delta 1e-6
     arete account --alpha 0.0756 --theta 0.63 --lam 0.0545 --delta 1e-6 --compose 100 --json
     arete account --alpha 0.3 --theta 1 --lam 2 --sigma 0.1 --epsilon 0.3 --digits 6
+    arete account --noise laplace --lam 0.5 --epsilon 1
+
+--noise NAME accounts another symmetric unimodal family ('arete noises' says which support it).
 """,
-    options=(lambda p: add_parameter_options(p, renamed_delta=False), add_sigma_option, _account_arguments),
+    options=(lambda p: add_noise_options(p, renamed_delta=False), _account_arguments),
 )
 def account_command(args: argparse.Namespace) -> int:
     """``arete account``: delta for epsilon or epsilon for delta, one release or K composed."""
@@ -65,17 +61,18 @@ def account_command(args: argparse.Namespace) -> int:
 
     if args.compose < 1:
         raise UsageError(f"--compose must be an integer >= 1, got {args.compose}")
-    params = resolve_parameters(args, args.digits + 10, sensitivity_for_explicit=True)
+    choice = resolve_noise(args, args.digits + 10, sensitivity_for_explicit=True)
+    noise = choice.noise
+    if "account" not in noise.supports:
+        raise UsageError(f"noise {noise.name!r} does not support accounting (see 'arete noises')")
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"
-    p = (params.alpha, params.theta, params.lam, sensitivity)
-    kw = {"sigma": params.sigma} if params.sigma != 0 else {}
-    doc = {**params.report, "sensitivity": sensitivity, "compose": args.compose}
+    doc = {**choice.report, "sensitivity": sensitivity, "compose": args.compose}
     if args.compose == 1:
         if args.epsilon is not None:
-            value = accounting.hockey_stick(*p, args.epsilon, digits=args.digits, **kw)
+            value = accounting.hockey_stick(noise, sensitivity, args.epsilon, digits=args.digits)
             doc.update(epsilon=args.epsilon, delta=format_value(value, args.digits))
         else:
-            value = accounting.epsilon_for_delta(*p, args.delta, digits=args.digits, **kw)
+            value = accounting.epsilon_for_delta(noise, sensitivity, args.delta, digits=args.digits)
             doc.update(epsilon=format_value(value, args.digits), delta=args.delta)
         doc.update(method="exact", digits=args.digits)
         lines = [f"delta {doc['delta']}" if args.epsilon is not None else f"epsilon {doc['epsilon']}"]
@@ -91,7 +88,7 @@ def account_command(args: argparse.Namespace) -> int:
             d = float(args.delta)
             if not 0 < d < 1:
                 raise ValueError(f"delta must be in (0, 1), got {args.delta}")
-        composed = pld.compose(pld.arete_pld(*p, value_discretization_interval=h, **kw), args.compose)
+        composed = pld.compose(pld.noise_pld(noise, sensitivity, value_discretization_interval=h), args.compose)
         if args.epsilon is not None:
             value = composed.get_delta_for_epsilon(float(e))
             doc.update(epsilon=args.epsilon, delta=format_bound(value, 6, upward=True))

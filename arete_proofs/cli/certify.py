@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import (add_parameter_options, add_sigma_option, command, format_bound, format_value, need_flint,
-                      resolve_parameters)
+from ._common import UsageError, command, format_bound, format_value, need_flint
+from ._noise import add_noise_options, resolve_noise
 
 #: Digits of the engine's tight epsilon ``certify_epsilon`` reports as ``numeric``
 #: (it calls ``tight_epsilon(..., digits=10)``); printed with exactly these digits.
@@ -77,41 +77,23 @@ the bound is proved for Z = X1 - X2 + Y + N with ball enclosures of its density
 arete_proofs.privacy.tight_gauss's (8 digits).  With --sigma, --paper-eps parameters are
 their 30-digit values taken as exact rationals (not balls around e^(-EPS/4)).
 """,
-    options=(add_parameter_options, add_sigma_option, _certify_arguments),
+    options=(add_noise_options, _certify_arguments),
 )
 def certify_command(args: argparse.Namespace) -> int:
     """``arete certify``: certified upper bound on the tight epsilon."""
-    need_flint("arete certify")
-    from ..certified.epsilon import certify_epsilon
-
-    params = resolve_parameters(args, 30, sensitivity_for_explicit=True)
+    choice = resolve_noise(args, 30, sensitivity_for_explicit=True)   # bad input first, then the extra
+    noise = choice.noise
+    if "certify" not in noise.supports:
+        raise UsageError(f"noise {noise.name!r} has no certificate of its tight epsilon (see 'arete noises')")
+    if noise.name != "laplace":  # the Laplace certificate is exact rational arithmetic
+        need_flint("arete certify")
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"
-    alpha, theta, lam = params.alpha, params.theta, params.lam
-    if params.sigma != 0:
-        from ..certified.gauss import certify_epsilon_gauss
-
-        # with --paper-eps: the 30-digit values of resolve_parameters, taken exactly (no ball parameters here)
-        r = certify_epsilon_gauss(alpha, theta, lam, params.sigma, sensitivity, tol=args.tol, target=args.target,
-                                  numeric=not args.no_numeric, max_seconds=args.max_seconds,
-                                  progress=not args.quiet)
-        return _report(args, params, sensitivity, r, numeric_digits=GAUSS_NUMERIC_DIGITS)
-    if args.paper_eps is not None:
-        # the exact paper parameters: e^{-eps/4} as a 128-bit ball, theta = 4 Delta/eps as a fraction
-        from flint import ctx
-
-        from ..certified.density import _arb, exact_parameter
-
-        e, d = exact_parameter(args.paper_eps, "--paper-eps"), exact_parameter(sensitivity, "--sensitivity")
-        old, ctx.prec = ctx.prec, 128
-        try:
-            alpha = lam = (-_arb(e) / 4).exp()
-        finally:
-            ctx.prec = old
-        theta = 4 * d / e
-    r = certify_epsilon(alpha, theta, lam, sensitivity, tol=args.tol, target=args.target,
-                        workers=args.workers, numeric=not args.no_numeric, max_seconds=args.max_seconds,
-                        progress=not args.quiet)
-    return _report(args, params, sensitivity, r, numeric_digits=NUMERIC_DIGITS)
+    # a noise from --paper-eps is certified for the exact parameters: e^{-eps/4} as a 128-bit ball and
+    # theta = 4 Delta/eps as a fraction (arete); with --sigma its 30-digit values, taken exactly
+    r = noise.certify(sensitivity, tol=args.tol, target=args.target, workers=args.workers,
+                      numeric=not args.no_numeric, max_seconds=args.max_seconds, progress=not args.quiet)
+    digits = GAUSS_NUMERIC_DIGITS if noise.name == "arete_gauss" else NUMERIC_DIGITS
+    return _report(args, choice, sensitivity, r, numeric_digits=digits)
 
 
 def _report(args, params, sensitivity, r, *, numeric_digits) -> int:

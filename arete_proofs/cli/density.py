@@ -1,4 +1,4 @@
-"""``arete density``: the density (or CDF) of Arete(alpha, theta, lam) at given points.
+"""``arete density``: the density (or CDF) of Arete(alpha, theta, lam), or of any noise family, at given points.
 
 With ``--sigma S > 0`` the density (or CDF) of Z = X1 - X2 + Y + N, N ~ N(0, S^2)
 (:mod:`arete_proofs.distributions.arete_gauss`, beyond the paper); ``--sigma 0`` is the
@@ -15,18 +15,15 @@ import json
 
 from ._common import (
     DESCRIPTION,
-    Parameters,
     UsageError,
     add_digits_option,
     add_output_options,
-    add_parameter_options,
-    add_sigma_option,
     command,
     format_bound,
     format_value,
     need_flint,
-    resolve_parameters,
 )
+from ._noise import NoiseChoice, add_noise_options, resolve_noise
 
 
 def _density_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +45,7 @@ def _density_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command(
     "density",
-    help="density (or CDF) of Arete(alpha, theta, lam) at given points",
+    help="density (or CDF) of Arete(alpha, theta, lam), or of any noise (--noise), at given points",
     description=DESCRIPTION
     + """
 Prints one line per point: the point as given, then the value.  Examples:
@@ -58,36 +55,35 @@ Prints one line per point: the point as given, then the value.  Examples:
     arete density --paper-eps 20 --json 0.5
     arete density --alpha 0.5 --theta 2 --lam 0.5 --certified 0 1
     arete density --alpha 0.014727 --theta 0.85419 --lam 0 --sigma 0.027054 0 0.5
+    arete density --noise laplace --lam 0.5 0 1
+    arete density --noise staircase --staircase-eps 6 0 0.5
 
 --sigma S adds a Gaussian part N(0, S^2) (beyond the paper, any alpha > 0;
---lam 0 is allowed then); not with --certified yet.
+--lam 0 is allowed then); not with --certified yet.  --noise NAME evaluates another
+family ('arete noises' lists them and their flags).
 """,
-    options=(add_parameter_options, add_sigma_option, add_digits_option, add_output_options,
-             _density_arguments),
+    options=(add_noise_options, add_digits_option, add_output_options, _density_arguments),
 )
 def density(args: argparse.Namespace) -> int:
-    """``arete density``: print f_A(t) (or the CDF) at each point."""
-    from ..distributions import arete, arete_gauss
-
+    """``arete density``: print the density (or the CDF) at each point."""
     digits = args.digits
-    params = resolve_parameters(args, digits)
+    choice = resolve_noise(args, digits)
+    noise = choice.noise
     if args.certified:
-        if params.sigma != 0:
+        if choice.sigma != 0:
             raise UsageError("--certified densities do not take --sigma yet (give --sigma 0 or drop --certified)")
-        return _certified_density(args, params, digits)
+        return _certified_density(args, choice, digits)
     quantity = "cdf" if args.cdf else "pdf"
-    if params.sigma != 0:
-        fn = arete_gauss.cdf if args.cdf else arete_gauss.pdf
-        values = fn(list(args.points), params.alpha, params.theta, params.lam, params.sigma, digits=digits)
-    else:
-        fn = arete.cdf if args.cdf else arete.pdf
-        values = fn(list(args.points), params.alpha, params.theta, params.lam, digits=digits)
+    fn = noise.cdf if args.cdf else noise.pdf
+    values = fn(list(args.points), digits=digits)
     texts = [format_value(v, digits) for v in values]
     if args.json:
+        report = choice.report
+        params = [k for k in report if k not in ("noise", "paper_eps", "sensitivity")]
         doc = {
-            "distribution": "arete",
-            **{k: params.report[k] for k in ("alpha", "theta", "lam", "sigma") if k in params.report},
-            **{k: v for k, v in params.report.items() if k not in ("alpha", "theta", "lam", "sigma")},
+            "distribution": noise.name if noise.name not in ("arete", "arete_gauss") else "arete",
+            **{k: report[k] for k in params},
+            **{k: v for k, v in report.items() if k not in params and k != "noise"},
             "digits": digits,
             "quantity": quantity,
             "points": [{"t": t, "value": v} for t, v in zip(args.points, texts)],
@@ -110,17 +106,18 @@ def _endpoint(x, digits: int, *, upward: bool) -> str:
     return format_bound(value, digits, upward=upward)
 
 
-def _certified_density(args: argparse.Namespace, params: Parameters, digits: int) -> int:
+def _certified_density(args: argparse.Namespace, choice: NoiseChoice, digits: int) -> int:
     """``arete density --certified``: one arb ball per point."""
     need_flint("--certified")
     if args.cdf:
         raise UsageError("--certified gives the density only (not with --cdf)")
-    from ..certified.density import pdf_ball
-
-    balls = [pdf_ball(t, params.alpha, params.theta, params.lam, digits=digits) for t in args.points]
+    noise = choice.noise
+    if "certified_density" not in noise.supports:
+        raise UsageError(f"--certified: noise {noise.name!r} has no certified densities (see 'arete noises')")
+    balls = [noise.certified_pdf(t, digits=digits) for t in args.points]
     texts = [b.str(digits + 2, radius=True) for b in balls]
     if args.json:
-        doc = {"distribution": "arete", **params.report, "digits": digits, "quantity": "pdf",
+        doc = {"distribution": noise.name, **choice.report, "digits": digits, "quantity": "pdf",
                "certified": True,
                "points": [{"t": t, "ball": x, "lower": _endpoint(b.lower(), digits + 3, upward=False),
                            "upper": _endpoint(b.upper(), digits + 3, upward=True)}

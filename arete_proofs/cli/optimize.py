@@ -19,6 +19,7 @@ import json
 import mpmath
 
 from ._common import UsageError, add_sensitivity_option, command, format_bound, format_value
+from ._noise import add_noise_name_option
 
 
 def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> None:
@@ -29,6 +30,9 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
     group.add_argument("--paper-eps", metavar="E", nargs="+" if many else None,
                        help="as --epsilon, and also show the paper's parameters (Lemma 3) at that eps")
     if many:
+        parser.add_argument("--noise", metavar="NAME", nargs="+", default=None,
+                            help="also the optimum of these families (one row per family and eps; "
+                            "'arete noises' says which have an optimiser)")
         parser.add_argument("--gauss", action="store_true",
                             help="beyond the paper: also the Gamma + Gaussian optimum X1 - X2 + N(0, sigma^2) "
                             "(sigma free, certified tight eps <= E; minutes per eps) as one more row per eps")
@@ -42,9 +46,38 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
 
 
 def _family_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--family", choices=("arete", "gauss", "both"), default="arete",
-                        help="noise family (beyond the paper): arete = the paper's noise (default), "
-                        "gauss = X1 - X2 + N(0, sigma^2), both = X1 - X2 + Laplace(lam) + N(0, sigma^2)")
+    add_noise_name_option(parser)
+    parser.add_argument("--family", choices=("arete", "gauss", "both"), default=None,
+                        help="the Arete families by their older names: arete = the paper's noise (default), "
+                        "gauss = X1 - X2 + N(0, sigma^2) (--noise arete_gauss), "
+                        "both = X1 - X2 + Laplace(lam) + N(0, sigma^2)")
+
+
+def _problem_of(args, target):
+    """The family's optimisation problem for ``--noise``/``--family``: ``(family class, head, problem)``.
+
+    ``head``: what the output says of the family (``{}`` for the paper's noise, ``{"family": ...}`` for
+    ``--family gauss|both`` as before, ``{"noise": name}`` for another family).
+    """
+    from ..noise import FAMILIES, family
+
+    if args.noise is not None and args.family is not None:
+        if not (args.noise == "arete_gauss" and args.family in ("gauss", "both")) and args.noise != args.family:
+            raise UsageError(f"--family {args.family} and --noise {args.noise} name different families")
+    if args.family in ("gauss", "both"):
+        name, opts, head = "arete_gauss", {"family": args.family}, {"family": args.family}
+    elif args.noise is not None:
+        if args.noise not in FAMILIES:
+            raise UsageError(f"--noise: unknown noise {args.noise!r}; the families are {', '.join(FAMILIES)}")
+        name, opts = args.noise, {}
+        head = {} if name == "arete" else ({"family": "gauss"} if name == "arete_gauss" else {"noise": name})
+    else:
+        name, opts, head = "arete", {}, {}
+    fam = family(name)
+    if "optimize" not in fam.supports:
+        raise UsageError(f"noise {name!r} has no optimiser (see 'arete noises'; the families with one: "
+                         + ", ".join(n for n, f in FAMILIES.items() if "optimize" in f.supports) + ")")
+    return fam, head, fam.search_problem(target, objective=args.objective, **opts)
 
 
 def _num(x, digits=12):
@@ -63,30 +96,29 @@ epsilon reached, E|Z| and Var Z.  Examples:
     arete optimize --epsilon 8
     arete optimize --epsilon 6 --sensitivity 2 --objective variance --json
     arete optimize --epsilon 8 --family gauss
+    arete optimize --epsilon 8 --noise arete_gauss
 
---family (beyond the paper, arete_proofs.privacy.optimize_gauss): arete (default,
-the paper's noise, lam free), gauss (X1 - X2 + N(0, sigma^2): sigma free, lam = 0) or both
-(lam and sigma free); gauss and both also print sigma and epsilon_upper, the certified upper
-bound of the tight epsilon (<= E), and take a few minutes.
+--noise NAME optimises another family through the generic optimiser
+(arete_proofs.privacy.optimizer; 'arete noises' says which families have one): arete
+(default, the paper's noise, lam free) or arete_gauss (X1 - X2 + N(0, sigma^2): sigma free,
+lam = 0; --family both frees lam too).  Beyond the paper's noise the output also has
+epsilon_upper, the certified upper bound of the tight epsilon (<= E); the Gaussian part takes
+a few minutes.
 """,
     options=(_target_arguments, _family_argument),
 )
 def optimize_command(args: argparse.Namespace) -> int:
     """``arete optimize``: the best Arete parameters for a target epsilon."""
-    from ..privacy import errors, optimize, optimize_gauss
+    from ..privacy import errors, optimizer
 
     target = args.epsilon if args.epsilon is not None else args.paper_eps
-    if args.family == "arete":
-        o = optimize.optimize(target, args.sensitivity, objective=args.objective)
-        lines = {"alpha": repr(o.alpha), "theta": repr(o.theta), "lam": repr(o.lam),
-                 "epsilon": _num(o.epsilon), "mean_abs": _num(o.mean_abs), "variance": _num(o.variance)}
-        head = {}
-    else:
-        o = optimize_gauss.optimize(target, args.sensitivity, family=args.family, objective=args.objective)
-        lines = {"alpha": repr(o.alpha), "theta": repr(o.theta), "lam": repr(o.lam), "sigma": repr(o.sigma),
-                 "epsilon": _num(o.epsilon), "epsilon_upper": format_bound(o.epsilon_upper, 15, upward=True),
-                 "mean_abs": _num(o.mean_abs), "variance": _num(o.variance)}
-        head = {"family": args.family}
+    fam, head, problem = _problem_of(args, target)
+    o = optimizer.optimize(problem, args.sensitivity)
+    lines = {k: repr(v) for k, v in o.params.items()}
+    lines["epsilon"] = _num(o.epsilon)
+    if fam.name != "arete":  # a certified bound (the paper's noise: the exact value is the bound)
+        lines["epsilon_upper"] = format_bound(o.epsilon_upper, 15, upward=True)
+    lines.update(mean_abs=_num(o.mean_abs), variance=_num(o.variance))
     extra = {}
     if args.paper_eps is not None:
         p = errors.paper_errors(target, args.sensitivity)
@@ -148,20 +180,37 @@ def compare_command(args: argparse.Namespace) -> int:
         raise UsageError("one of the arguments --epsilon --paper-eps --figure-4 is required")
     rows = errors.comparison_table(eps_values or [], args.sensitivity, objective=args.objective,
                                    figure_4=args.figure_4)
-    gauss = []
-    if args.gauss:
-        from ..privacy import optimize_gauss
+    from ..noise import FAMILIES
+
+    names = list(args.noise or [])
+    for n in names:
+        if n not in FAMILIES:
+            raise UsageError(f"--noise: unknown noise {n!r}; the families are {', '.join(FAMILIES)}")
+        if "optimize" not in FAMILIES[n].supports:
+            raise UsageError(f"--noise {n}: this family has no optimiser (see 'arete noises')")
+    if args.gauss and "arete_gauss" not in names:
+        names.append("arete_gauss")
+    names = [n for n in names if n != "arete"]  # the table's own rows are the optimised Arete
+    extra = {n: [] for n in names}
+    if names:
+        from ..privacy import optimizer
 
         for e in eps_values or []:
-            o = optimize_gauss.optimize(e, args.sensitivity, family="gauss", objective=args.objective)
-            gauss.append({"eps": str(e), "noise": "gamma-gauss-optimized", "mean_abs": _num(o.mean_abs),
-                          "variance": _num(o.variance), "alpha": repr(o.alpha), "theta": repr(o.theta),
-                          "sigma": repr(o.sigma), "epsilon_upper": format_bound(o.epsilon_upper, 15, upward=True)})
+            for n in names:
+                o = optimizer.optimize(FAMILIES[n].search_problem(e, objective=args.objective), args.sensitivity)
+                label = "gamma-gauss-optimized" if n == "arete_gauss" else f"{n}-optimized"
+                params = {k: repr(v) for k, v in o.params.items() if not (n == "arete_gauss" and k == "lam")}
+                extra[n].append({"eps": str(e), "noise": label, "mean_abs": _num(o.mean_abs),
+                                 "variance": _num(o.variance), **params,
+                                 "epsilon_upper": format_bound(o.epsilon_upper, 15, upward=True)})
+    gauss = extra.pop("arete_gauss", [])
     if args.json:
         doc = {"sensitivity": args.sensitivity, "objective": args.objective, "figure_4": args.figure_4,
                "rows": [r.as_dict(12) for r in rows]}
-        if args.gauss:
+        if gauss:
             doc["gauss"] = gauss
+        if extra:
+            doc["noises"] = {n: rows for n, rows in extra.items()}
         print(json.dumps(doc, indent=2))
         return 0
     table = [("eps", "noise", "E|X|", "Var X", "parameters")]
@@ -173,11 +222,12 @@ def compare_command(args: argparse.Namespace) -> int:
             if entry.epsilon is not None:
                 params.append(f"eps*={_num(entry.epsilon, 8)}")
             table.append((e, label, _num(entry.mean_abs, 6), _num(entry.variance, 6), " ".join(params)))
-    for g in gauss:
-        table.append((mpmath.nstr(mpmath.mpf(g["eps"]), 6), f"gamma-gauss-optimized ({args.objective})",
+    for g in gauss + [r for rows in extra.values() for r in rows]:
+        params = " ".join(f"{k}={float(v):.6g}" for k, v in g.items()
+                          if k not in ("eps", "noise", "mean_abs", "variance", "epsilon_upper"))
+        table.append((mpmath.nstr(mpmath.mpf(g["eps"]), 6), f"{g['noise']} ({args.objective})",
                       _num(mpmath.mpf(g["mean_abs"]), 6), _num(mpmath.mpf(g["variance"]), 6),
-                      f"alpha={float(g['alpha']):.6g} theta={float(g['theta']):.6g} sigma={float(g['sigma']):.6g} "
-                      f"eps*<={g['epsilon_upper'][:12]}"))
+                      f"{params} eps*<={g['epsilon_upper'][:12]}"))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:
         print("  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w) for i, (c, w) in enumerate(zip(row[:4], widths)))

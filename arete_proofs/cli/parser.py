@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 from .._validation import PrecisionError
 from .._version import __version__
-from . import account, certify, density, epsilon, optimize, region, simulate, verify
+from . import account, certify, density, epsilon, noises, optimize, region, simulate, verify
 from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser
 
 #: The subcommand modules, in the order ``arete --help`` lists their commands.
-SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, optimize, simulate, account)
+SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, optimize, simulate, account, noises)
 
 
 def _ordered_commands() -> list[_Command]:
@@ -28,15 +28,21 @@ def _ordered_commands() -> list[_Command]:
     return sorted(COMMANDS.values(), key=lambda cmd: rank.get(cmd.run.__module__, len(rank)))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``arete`` argument parser with every registered subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``arete`` argument parser with every registered subcommand.
+
+    ``only``: add the options of that subcommand alone (the others are listed, with their
+    help line, but without options): :func:`main` passes the command being run, so that one
+    command does not pay for the option set-up of the others (``arete verify``'s imports sympy).
+    """
     parser = _Parser(prog=PROG, description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for cmd in _ordered_commands():
         p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description)
-        for add in cmd.options:
-            add(p)
+        if only is None or cmd.name == only:
+            for add in cmd.options:
+                add(p)
         p.set_defaults(run=cmd.run)
     return parser
 
@@ -49,7 +55,9 @@ def _error(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # the subcommand is the first argument (the top-level parser has only --help/--version)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else "")
     try:
         args = parser.parse_args(argv)
         return args.run(args)

@@ -12,18 +12,8 @@ import json
 
 
 from .._validation import PrecisionError
-from ._common import (
-    DEFAULT_DIGITS,
-    UsageError,
-    _sigma_of,
-    add_parameter_options,
-    add_sensitivity_option,
-    add_sigma_option,
-    command,
-    format_value,
-    resolve_parameters,
-    tight_epsilon_of,
-)
+from ._common import DEFAULT_DIGITS, UsageError, add_sensitivity_option, command, format_value
+from ._noise import add_noise_options, resolve_noise, tight_epsilon_of
 
 #: Default significant digits of the tight epsilon ``arete simulate`` prints (as
 #: ``arete_proofs.mechanisms.AreteMechanism`` computes it by default).
@@ -53,10 +43,7 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="simulated rounds (default 1000)")
     parser.add_argument("--seed", metavar="S", type=int, default=None, help="seed of numpy's generator")
     add_sensitivity_option(parser, default="1", help="sensitivity Delta: values lie in [0, Delta] (default 1)")
-    parser.add_argument("--alpha", metavar="ALPHA", help="Arete alpha (with --theta and --lam; default: Lemma 3's parameters)")
-    parser.add_argument("--theta", metavar="THETA", help="Arete theta")
-    parser.add_argument("--lam", metavar="LAM", help="Arete lambda")
-    add_sigma_option(parser)
+    add_noise_options(parser, renamed_delta=False, paper=False, sensitivity=False)
     parser.add_argument("--digits", metavar="D", type=int, default=TIGHT_DIGITS,
                         help=f"significant digits of the tight epsilon, 1..40 (default {TIGHT_DIGITS}); "
                         "every printed digit is certified, the same as 'arete epsilon --digits D'")
@@ -81,6 +68,8 @@ same epsilon, and the tight epsilon of the designed Arete noise to --digits digi
 
 --sigma S > 0 (beyond the paper) adds N(0, S^2/M) to each share, so the designed noise is
 X1 - X2 + Y + N(0, S^2) (--lam 0 allowed then); --sigma 0 prints the same as no flag.
+Without --alpha/--theta/--lam the noise is Arete with Lemma 3's parameters for --epsilon.
+--noise NAME uses the shares of another infinitely divisible family (e.g. --noise laplace --lam L).
 """,
     options=(_simulate_arguments,),
 )
@@ -90,23 +79,28 @@ def simulate_command(args: argparse.Namespace) -> int:
 
     if args.min_parties > args.parties:
         raise UsageError(f"--min-parties ({args.min_parties}) must not exceed --parties ({args.parties})")
-    given = [x for x in (args.alpha, args.theta, args.lam) if x is not None]
-    if given and len(given) != 3:
-        raise UsageError("give all of --alpha, --theta, --lam or none (Lemma 3's parameters)")
     from ..privacy.tight import MAX_PRIVACY_DIGITS
 
     if not 1 <= args.digits <= MAX_PRIVACY_DIGITS:
         raise UsageError(f"--digits must be between 1 and {MAX_PRIVACY_DIGITS}, got {args.digits}")
-    kw = dict(params="given", alpha=args.alpha, theta=args.theta, lam=args.lam) if given else {}
-    sigma = _sigma_of(args, args.digits)
-    if sigma:
-        kw["sigma"] = float(sigma)
+    given = [x for x in (args.alpha, args.theta, args.lam) if x is not None]
+    paper = args.noise in (None, "arete", "arete_gauss") and not given
+    if (args.noise in (None, "arete", "arete_gauss")) and given and len(given) != 3:
+        raise UsageError("give all of --alpha, --theta, --lam or none (Lemma 3's parameters)")
+    # the noise exactly as 'arete epsilon' reads it (Lemma 3's parameters at --epsilon by default)
+    same_as_epsilon_command = argparse.Namespace(**vars(args))
+    same_as_epsilon_command.paper_eps = args.epsilon if paper else None
+    if paper:
+        from ..noise import FAMILIES
+
+        fam = FAMILIES["arete_gauss" if _sigma_positive(args) else "arete"]
+        noise = FAMILIES["arete"].paper(args.epsilon, args.sensitivity, digits=40)
+        if fam.name == "arete_gauss":
+            noise = fam(**noise.params, sigma=args.sigma, source=noise.source)
+    else:
+        noise = resolve_noise(same_as_epsilon_command, 30, sensitivity_for_explicit=True).noise
     result = mechanisms.simulate(args.parties, args.min_parties, args.epsilon, args.rounds,
-                                 seed=args.seed, Delta=args.sensitivity, tight=False, **kw)
-    # the tight epsilon exactly as 'arete epsilon' computes it (same parameters, same digits)
-    same_as_epsilon_command = argparse.Namespace(alpha=args.alpha, theta=args.theta, lam=args.lam,
-                                                 paper_eps=None if given else args.epsilon,
-                                                 sensitivity=args.sensitivity, sigma=args.sigma)
+                                 seed=args.seed, Delta=args.sensitivity, noise=noise, tight=False)
     p = result["params"]
     try:
         tight = tight_epsilon_of(same_as_epsilon_command, args.digits)[2]
@@ -121,11 +115,12 @@ def simulate_command(args: argparse.Namespace) -> int:
     print(f"parties {result['parties']}  min_parties {result['min_parties']}  eps {args.epsilon}  "
           f"sensitivity {args.sensitivity}  rounds {result['rounds']}  seed {result['seed']}")
     tight_text = p["tight_epsilon"] if p["tight_epsilon"] is not None else p["tight_epsilon_note"]
-    sigma_text = f"  sigma {p['sigma']:.6g}" if "sigma" in p else ""
-    print(f"arete alpha {p['alpha']:.6g}  theta {p['theta']:.6g}  lam {p['lam']:.6g}{sigma_text}  "
-          f"({p['source']}; tight epsilon {tight_text})")
+    values = "  ".join(f"{k} {v:.6g}" for k, v in p.items()
+                       if k not in ("source", "noise", "lemma3_applies") and not k.startswith("tight"))
+    print(f"{p.get('noise', 'arete')} {values}  ({p['source']}; tight epsilon {tight_text})")
     rows = [("noise", "exact E|err|", "empirical E|err|", "exact Var", "empirical Var")]
-    for key, label in (("arete", "arete (distributed)"), ("laplace_distributed", "laplace (distributed)"),
+    for key, label in (("arete", "arete (distributed)"), ("noise", f"{p.get('noise')} (distributed)"),
+                       ("laplace_distributed", "laplace (distributed)"),
                        ("laplace", "laplace (central)"), ("staircase", "staircase (central)")):
         r = result.get(key)
         if r:
@@ -137,6 +132,13 @@ def simulate_command(args: argparse.Namespace) -> int:
     for r in rows:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
     return 0
+
+
+def _sigma_positive(args) -> bool:
+    """Whether ``--sigma`` is given and positive (a Gaussian part; ``--sigma 0`` is the paper's Arete)."""
+    from ._noise import _sigma_of
+
+    return bool(_sigma_of(args, 15))
 
 
 def _sample_arguments(parser: argparse.ArgumentParser) -> None:
@@ -164,16 +166,18 @@ not for a production release.  Examples:
 --sigma S > 0 (beyond the paper) adds N(0, S^2) to each draw (N(0, S^2/N) to each share;
 --lam 0 allowed then); --sigma 0 writes the same file as no flag.
 """,
-    options=(add_parameter_options, add_sigma_option, _sample_arguments),
+    options=(add_noise_options, _sample_arguments),
 )
 def sample_command(args: argparse.Namespace) -> int:
     """``arete sample``: write draws to a .npy file."""
     from ..mechanisms import sampling
 
-    params = resolve_parameters(args, DEFAULT_DIGITS)
+    noise = resolve_noise(args, DEFAULT_DIGITS).noise
     # the samplers convert to float64 themselves and refuse a parameter that underflows
-    z = sampling.sample(params.alpha, params.theta, params.lam, args.size, seed=args.seed, parties=args.parties,
-                        **({"sigma": params.sigma} if params.sigma != 0 else {}))
+    if args.parties is None:
+        z = noise.sample(args.size, args.seed)
+    else:
+        z = noise.shares(args.parties).sample(args.size, args.seed, summed=True)
     path = sampling.save_samples(args.out, z)
     print(f"wrote {z.size} draws to {path}")
     return 0

@@ -19,7 +19,23 @@ The private modules ``_tanhsinh`` (tanh-sinh quadrature with error control),
 and direct integrals) are the numerical engine behind them.
 """
 
-from . import arete, arete_gauss, fast, fast_gauss, gamma, gamma_gamma, laplace, params, staircase
+from . import arete, arete_gauss, gamma, gamma_gamma, laplace, params, staircase
 
 __all__ = ["arete", "arete_gauss", "fast", "fast_gauss", "gamma", "gamma_gamma", "laplace", "params",
            "staircase"]
+
+#: The float64 paths need scipy.special: loaded on first use (PEP 562), so importing the
+#: exact engines stays light.
+_LAZY = ("fast", "fast_gauss")
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        from importlib import import_module
+
+        return import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

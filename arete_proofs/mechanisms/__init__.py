@@ -1,6 +1,6 @@
 r"""Noise-adding mechanisms (Definition 4, Lemmas 26 and 27) and distributed summation (Lemma 10, Appendix A).
 
-* ``noise`` -- the central mechanisms :class:`AreteMechanism`
+* ``noise`` -- the additive mechanism of any noise object, :class:`NoiseMechanism`, and the central mechanisms :class:`AreteMechanism`
   (Definition 4), :class:`LaplaceMechanism` (Lemma 26), :class:`StaircaseMechanism` (Lemma 27);
 * ``shares`` -- :func:`distributed_sum` (Lemma 10 shares,
   dropouts), the law of its noise :func:`sum_noise` / :class:`SumNoise`, and :func:`cf_mean_abs`;
@@ -55,7 +55,7 @@ True
 """
 
 from . import noise, sampling, shares, simulation
-from .noise import AreteMechanism, LaplaceMechanism, StaircaseMechanism
+from .noise import AreteMechanism, LaplaceMechanism, NoiseMechanism, StaircaseMechanism
 from .shares import SumNoise, cf_mean_abs, distributed_sum, sum_noise
 from .simulation import figure_2_data, simulate
 
@@ -64,6 +64,7 @@ __all__ = [
     "sampling",
     "shares",
     "simulation",
+    "NoiseMechanism",
     "AreteMechanism",
     "LaplaceMechanism",
     "StaircaseMechanism",

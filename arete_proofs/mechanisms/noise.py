@@ -38,6 +38,7 @@ from ..distributions.params import lemma3_applies as _lemma3_applies
 from ..distributions.params import paper_parameters
 
 __all__ = [
+    "NoiseMechanism",
     "AreteMechanism",
     "LaplaceMechanism",
     "StaircaseMechanism",
@@ -77,6 +78,63 @@ class _Mechanism:
         if arr.ndim == 0:
             return float(arr) + self.noise(None, rng)
         return arr + self.noise(arr.shape, rng)
+
+
+class NoiseMechanism(_Mechanism):
+    r"""The additive mechanism of any noise object: release :math:`q(x) + Z` for queries of sensitivity ``Delta``.
+
+    ``noise``: a noise of :mod:`arete_proofs.noise` (any family); ``epsilon`` is its tight
+    :math:`\varepsilon^*` at ``Delta`` (``noise.tight_epsilon``, ``tight_digits`` digits), the
+    privacy of the mechanism (Definition 25; Definition 4 for Arete noise);
+    ``expected_abs_error`` and ``variance`` are the noise's exact :math:`E|Z|` and
+    :math:`\operatorname{Var} Z` as floats.
+
+    >>> from arete_proofs.noise import make
+    >>> m = NoiseMechanism(make("laplace", lam="0.25"), Delta=1)
+    >>> m.epsilon, m.expected_abs_error, m.variance          # Lemma 26: eps = Delta/lam
+    (4.0, 0.25, 0.125)
+    >>> m.release([1.0, 2.0], rng=1).shape
+    (2,)
+    """
+
+    def __init__(self, noise, Delta=1, *, tight_digits=8):
+        if not hasattr(noise, "tight_epsilon") or not hasattr(noise, "sample"):
+            raise ValueError(f"noise must be a noise of arete_proofs.noise, got {noise!r}")
+        self.noise_object = noise
+        self._Delta = Delta
+        self.Delta = float(_mp_positive(Delta, "Delta"))
+        if isinstance(tight_digits, bool) or not isinstance(tight_digits, numbers.Integral) or tight_digits < 1:
+            raise ValueError(f"tight_digits must be a positive integer, got {tight_digits!r}")
+        self.tight_digits = int(tight_digits)
+        self._tight = None
+
+    def __repr__(self):
+        return f"NoiseMechanism({self.noise_object!r}, Delta={self.Delta!r})"
+
+    def noise(self, size=None, rng=None):
+        """Draws of the noise (its family's float64 sampler)."""
+        return self.noise_object.sample(size, rng)
+
+    @property
+    def expected_abs_error(self) -> float:
+        """Exact :math:`E|Z|` (the noise's ``mean_abs``)."""
+        return float(self.noise_object.mean_abs(digits=_DIGITS))
+
+    @property
+    def variance(self) -> float:
+        r"""Exact :math:`\operatorname{Var} Z` (the noise's ``var``)."""
+        return float(self.noise_object.var(digits=_DIGITS))
+
+    def tight_epsilon(self):
+        """The noise's :class:`~arete_proofs.noise.TightResult` at ``Delta`` (computed once)."""
+        if self._tight is None:
+            self._tight = self.noise_object.tight_epsilon(self._Delta, digits=self.tight_digits)
+        return self._tight
+
+    @property
+    def epsilon(self) -> float:
+        r"""Tight :math:`\varepsilon^*` as a float."""
+        return float(self.tight_epsilon().epsilon)
 
 
 class AreteMechanism(_Mechanism):

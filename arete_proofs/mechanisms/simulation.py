@@ -6,7 +6,9 @@ r"""Simulation of the distributed Arete sum against Laplace and Staircase (Appen
   Laplace (distributed and central) and Staircase mechanisms at the same :math:`\varepsilon`;
 * :func:`figure_2_data` -- the empirical CDFs of the paper's Figure 2.
 
->>> a = simulate(4, 4, 20, 2000, seed=2, tight=False)["arete"]      # k = 1: the noise is Arete (Lemma 10)
+>>> from arete_proofs.noise import FAMILIES
+>>> z = FAMILIES["arete"].paper(20, 1)                             # Lemma 3's parameters at eps = 20
+>>> a = simulate(4, 4, 20, 2000, seed=2, noise=z, tight=False)["arete"]   # k = 1: the noise is Arete (Lemma 10)
 >>> a["k"], abs(a["empirical_mean_abs"] - a["exact_mean_abs"]) < 5 * a["empirical_mean_abs_se"]
 (1.0, True)
 """
@@ -18,10 +20,11 @@ import numbers
 
 import numpy as np
 
-from ..distributions import arete_gauss as _ag
+from .._validation import PrecisionError
+from ..distributions.params import lemma3_applies as _lemma3_applies
 from . import sampling as _s
 from .noise import AreteMechanism, LaplaceMechanism, StaircaseMechanism
-from .shares import _draw_shares, _laplace_sum_noise, sum_noise
+from .shares import _draw_shares, _laplace_sum_noise
 
 __all__ = [
     "simulate",
@@ -46,11 +49,10 @@ def _empirical(err):
             "empirical_var": v, "empirical_var_se": se_v}
 
 
-def _protocol_errors(g, comps, n_min, parties, rounds, Delta, share_sd=0.0):
+def _protocol_errors(g, draw, parties, rounds, Delta):
     r"""Errors ``released - true sum`` of ``rounds`` runs with ``parties`` contributors (values uniform on [0, Delta]).
 
-    ``share_sd > 0`` adds :math:`\mathcal N(0, \text{share\_sd}^2)` to every share, drawn after
-    the Gamma parts (``0`` draws exactly what it drew before).
+    ``draw(g, shape)``: independent shares (:attr:`arete_proofs.noise.Shares.draw`).
     """
     err = np.empty(rounds)
     cols = min(parties, _s._CHUNK)
@@ -63,49 +65,41 @@ def _protocol_errors(g, comps, n_min, parties, rounds, Delta, share_sd=0.0):
             shape = (r1 - r0, min(cols, parties - c0))
             x = g.random(shape) * Delta
             truth += x.sum(axis=1)
-            share = _draw_shares(g, comps, n_min, shape)
-            if share_sd > 0:
-                share += g.normal(0.0, share_sd, shape)
+            share = draw(g, shape)
             released += (x + share).sum(axis=1)
         err[r0:r1] = released - truth
     return err
 
 
-def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="paper",
-             alpha=None, theta=None, lam=None, tight=True, sigma=0.0):
-    r"""Simulate :func:`~arete_proofs.mechanisms.distributed_sum` ``rounds`` times; compare with exact errors,
-    Laplace and Staircase.
+#: The families whose result row keeps the paper's key ``"arete"`` (and its parameter keys).
+_ARETE_KEYS = ("arete", "arete_gauss")
 
-    ``parties`` contribute in every round, each with a share sized for
-    ``min_parties`` (so :math:`k = \text{parties}/\text{min\_parties}`,
-    :func:`~arete_proofs.mechanisms.sum_noise`);
-    party values are uniform on :math:`[0, \Delta]`.  ``params='paper'`` uses Lemma 3's
-    :math:`(\alpha,\theta,\lambda)` for ``eps``, ``Delta``; ``params='given'`` takes
-    ``alpha``, ``theta``, ``lam``.  ``tight=True`` also reports the tight
-    :math:`\varepsilon^*` of the designed Arete noise (about a second; ``None`` if
-    :mod:`arete_proofs.privacy.tight` is unavailable).
 
-    ``sigma > 0`` (beyond the paper, issue 17) adds :math:`\mathcal N(0, \sigma^2/\text{min\_parties})`
-    to every Arete share, so the designed noise is :math:`X_1 - X_2 + Y + N`,
-    :math:`N \sim \mathcal N(0,\sigma^2)` (``lam = 0`` allowed with ``params='given'``,
-    any ``alpha > 0``); the sum of the shares of ``parties`` contributors is
-    :math:`\Gamma\Gamma(k\alpha,\theta) + \Gamma\Gamma(k,\lambda) + \mathcal N(0, k\sigma^2)`,
-    with :math:`\operatorname{Var} = k(2\alpha\theta^2 + 2\lambda^2 + \sigma^2)` and an exact
-    :math:`E|N|` (:func:`arete_proofs.distributions.arete_gauss.mean_abs`) when ``k = 1``
-    or ``lam = 0`` (``None`` otherwise); the tight :math:`\varepsilon^*` is
-    :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.  ``sigma = 0`` (default)
-    gives exactly the draws and numbers of the paper's protocol.
+def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, noise, tight=True):
+    r"""Simulate :func:`~arete_proofs.mechanisms.distributed_sum`'s protocol with the shares of ``noise``
+    ``rounds`` times; compare with its exact errors, Laplace and Staircase.
 
-    Returns a JSON-serialisable dict: ``params`` (the parameters used and Lemma 3's
-    flag), ``arete`` (the distributed Arete sum: exact :math:`E|N|` and
-    :math:`\operatorname{Var} N` for the actual number of parties, the designed
-    values for ``min_parties``, empirical values with standard errors),
-    ``laplace_distributed`` (the same protocol with Laplace shares),
-    ``laplace`` and ``staircase`` (central mechanisms at the same :math:`\varepsilon`,
-    :math:`\gamma` optimal for :math:`E|X|`), each with ``exact_mean_abs``,
-    ``exact_var`` and ``empirical_*``.
+    ``noise``: an infinitely divisible noise of :mod:`arete_proofs.noise` (its
+    :meth:`~arete_proofs.noise.Noise.shares`); ``parties`` contribute in every round, each with a
+    share sized for ``min_parties`` (so :math:`k = \text{parties}/\text{min\_parties}` designed
+    noises, :func:`~arete_proofs.mechanisms.sum_noise`); party values are uniform on
+    :math:`[0, \Delta]`.  ``eps`` sets the Laplace and Staircase rows (central mechanisms at that
+    :math:`\varepsilon`); ``tight=True`` also reports the tight :math:`\varepsilon^*` of ``noise``
+    at ``Delta`` (8 digits; ``None`` with the reason when it cannot be certified).
 
-    >>> r = simulate(10, 5, 20, 4000, seed=1, tight=False)
+    Returns a JSON-serialisable dict: ``params`` (the noise's parameters; for a noise made by
+    ``arete.paper`` -- Lemma 3's parameters -- the source ``"paper"`` and whether Lemma 3 applies),
+    the distributed sum under the key ``"arete"`` for the Arete families and ``"noise"`` for the
+    others (exact :math:`E|N|` -- ``None`` where no exact value is available -- and
+    :math:`\operatorname{Var} N` for the actual number of parties, the designed values for
+    ``min_parties``, empirical values with standard errors), ``laplace_distributed`` (the same
+    protocol with Laplace shares), ``laplace`` and ``staircase`` (central mechanisms at ``eps``,
+    :math:`\gamma` optimal for :math:`E|X|`), each with ``exact_mean_abs``, ``exact_var`` and
+    ``empirical_*``.
+
+    >>> from arete_proofs.noise import FAMILIES
+    >>> z = FAMILIES["arete"].paper(20, 1, digits=40)                     # Lemma 3's parameters
+    >>> r = simulate(10, 5, 20, 4000, seed=1, noise=z, tight=False)
     >>> r["arete"]["k"], r["params"]["lemma3_applies"]
     (2.0, True)
     >>> # Var N = k Var Z exactly; the empirical variance within 5 standard errors of it
@@ -113,8 +107,8 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
     >>> a["exact_var"] == 2 * a["designed_var"], abs(a["empirical_var"] - a["exact_var"]) < 5 * a["empirical_var_se"]
     (True, True)
     >>> # a Gaussian part: Var N = k (2 alpha theta^2 + 2 lam^2 + sigma^2), here k = 1
-    >>> g = simulate(4, 4, 8, 2000, seed=2, params="given", alpha=0.014727, theta=0.85419, lam=0,
-    ...              sigma=0.027054, tight=False)["arete"]
+    >>> g = FAMILIES["arete_gauss"](alpha=0.014727, theta=0.85419, lam=0, sigma=0.027054)
+    >>> g = simulate(4, 4, 8, 2000, seed=2, noise=g, tight=False)["arete"]
     >>> g["exact_var"] == 2 * 0.014727 * 0.85419**2 + 0.027054**2, abs(g["empirical_var"] - g["exact_var"]) < 5 * g["empirical_var_se"]
     (True, True)
     """
@@ -128,39 +122,37 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, params="p
     if seed is not None and not isinstance(seed, np.random.Generator):
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
-    sg = _s._sigma(sigma)
-    if params == "paper":
-        for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
-            if x is not None:
-                raise ValueError(f"{name} is only used with params='given'")
-    elif params == "given":
-        for x, name in zip((alpha, theta, lam), ("alpha", "theta", "lam")):
-            if x is None:
-                raise ValueError(f"{name} must be given with params='given'")
-    else:
-        raise ValueError(f"params must be 'paper' or 'given', got {params!r}")
-    if sg > 0:
-        return _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg)
-    mech = AreteMechanism(e, D) if params == "paper" else AreteMechanism(e, D, alpha=alpha, theta=theta, lam=lam)
+    if noise is None or not hasattr(noise, "shares"):
+        raise ValueError(f"noise must be a noise of arete_proofs.noise (e.g. noise.make('arete', ...)), got {noise!r}")
+    shares = noise.shares(Q)  # NotSupported (a ValueError) for a noise that is not infinitely divisible
     g = _s.generator(seed)
-
-    noise = sum_noise(P, Q, mech.alpha, mech.theta, mech.lam)
-    comps = [(mech.alpha, mech.theta), (1.0, mech.lam)]
-    err = _protocol_errors(g, comps, Q, P, R, D)
-    are = {"k": noise.k, "sum_distribution": noise.description,
-           "exact_mean_abs": noise.mean_abs(), "exact_var": noise.var(),
-           "designed_mean_abs": mech.expected_abs_error, "designed_var": mech.variance}
-    are.update(_empirical(err))
+    law = shares.sum_law(P)
+    err = _protocol_errors(g, shares.draw, P, R, D)
+    paper = "paper_eps" in noise.source
+    row = {"k": law.k, "sum_distribution": law.description, "exact_mean_abs": law.mean_abs(),
+           "exact_var": law.var(), "designed_mean_abs": float(noise.mean_abs(digits=20)),
+           "designed_var": float(noise.var(digits=20))}
+    row.update(_empirical(err))
 
     baselines = _baselines(g, P, Q, R, e, D)
-    tight_eps = mech.epsilon if tight else None
+    if tight:
+        try:
+            tight_eps, note = float(noise.tight_epsilon(D, digits=8).epsilon), None
+        except (PrecisionError, ArithmeticError) as exc:
+            tight_eps, note = None, f"tight epsilon not certified: {exc}"
+    else:
+        tight_eps, note = None, "not computed (tight=False)"
+    params = {"source": "paper" if paper else "given"}
+    if noise.name not in _ARETE_KEYS:
+        params["noise"] = noise.name
+    params.update(zip((p.name for p in noise.parameters), noise.float_params()))
+    params.update(lemma3_applies=_lemma3_applies(e, D) if paper else (None if noise.name == "arete" else False),
+                  tight_epsilon=tight_eps, tight_epsilon_note=note)
     return {
         "parties": P, "min_parties": Q, "eps": e, "Delta": D, "rounds": R,
         "seed": seed if not isinstance(seed, np.random.Generator) else None,
-        "params": {"source": mech.params_source, "alpha": mech.alpha, "theta": mech.theta, "lam": mech.lam,
-                   "lemma3_applies": mech.lemma3_applies, "tight_epsilon": tight_eps,
-                   "tight_epsilon_note": mech.epsilon_note if tight else "not computed (tight=False)"},
-        "arete": are,
+        "params": params,
+        "arete" if noise.name in _ARETE_KEYS else "noise": row,
         **baselines,
     }
 
@@ -169,7 +161,7 @@ def _baselines(g, P, Q, R, e, D):
     """The comparison rows of :func:`simulate`: Laplace shares in the same protocol, central Laplace and Staircase."""
     lap = LaplaceMechanism(e, D)
     lnoise = _laplace_sum_noise(P, Q, lap.lam)
-    lerr = _protocol_errors(g, [(1.0, lap.lam)], Q, P, R, D)
+    lerr = _protocol_errors(g, lambda gg, shape: _draw_shares(gg, [(1.0, lap.lam)], Q, shape), P, R, D)
     lap_dist = {"k": lnoise.k, "sum_distribution": lnoise.description,
                 "exact_mean_abs": lnoise.mean_abs(), "exact_var": lnoise.var()}
     lap_dist.update(_empirical(lerr))
@@ -179,49 +171,6 @@ def _baselines(g, P, Q, R, e, D):
     sc_c = {"gamma": sc.gamma, "exact_mean_abs": sc.expected_abs_error, "exact_var": sc.variance}
     sc_c.update(_empirical(sc.noise(R, g)))
     return {"laplace_distributed": lap_dist, "laplace": lap_c, "staircase": sc_c}
-
-
-def _simulate_gauss(P, Q, R, e, D, seed, params, alpha, theta, lam, tight, sg):
-    """:func:`simulate` with a Gaussian part ``sg > 0`` in the designed noise (issue 17); ``params`` checked."""
-    if params == "paper":
-        mech = AreteMechanism(e, D)
-        a, th, lm, source, lemma3 = mech.alpha, mech.theta, mech.lam, mech.params_source, mech.lemma3_applies
-    else:  # "given": lam = 0 is allowed with a Gaussian part
-        a, th, lm = _s._positive(alpha, "alpha"), _s._positive(theta, "theta"), _s._nonnegative(lam, "lam")
-        source, lemma3 = "given", False
-    g = _s.generator(seed)
-    k = P / Q
-    comps = [(a, th)] + ([(1.0, lm)] if lm > 0 else [])
-    err = _protocol_errors(g, comps, Q, P, R, D, share_sd=sg / math.sqrt(Q))
-    designed_var = 2 * a * th * th + 2 * lm * lm + sg * sg
-    designed_mean_abs = float(_ag.mean_abs(a, th, lm, sg, digits=15))
-    if P == Q:
-        exact_mean_abs = designed_mean_abs
-    elif lm == 0:  # GammaGamma(k alpha, theta) + N(0, k sigma^2)
-        exact_mean_abs = float(_ag.mean_abs(k * a, th, 0, math.sqrt(k) * sg, digits=15))
-    else:
-        exact_mean_abs = None  # GammaGamma(k, lam) is not Laplace for k != 1: no closed form here
-    desc = (f"GammaGamma({k:g} alpha, theta)" + (f" + GammaGamma({k:g}, lam)" if lm > 0 else "")
-            + f" + N(0, {k:g} sigma^2)")
-    are = {"k": k, "sum_distribution": desc, "exact_mean_abs": exact_mean_abs, "exact_var": k * designed_var,
-           "designed_mean_abs": designed_mean_abs, "designed_var": designed_var}
-    are.update(_empirical(err))
-
-    baselines = _baselines(g, P, Q, R, e, D)
-    if tight:
-        from ..privacy import tight_gauss
-
-        tight_eps, note = float(tight_gauss.tight_epsilon(a, th, lm, sg, D, digits=8).epsilon), None
-    else:
-        tight_eps, note = None, "not computed (tight=False)"
-    return {
-        "parties": P, "min_parties": Q, "eps": e, "Delta": D, "rounds": R,
-        "seed": seed if not isinstance(seed, np.random.Generator) else None,
-        "params": {"source": source, "alpha": a, "theta": th, "lam": lm, "sigma": sg,
-                   "lemma3_applies": lemma3, "tight_epsilon": tight_eps, "tight_epsilon_note": note},
-        "arete": are,
-        **baselines,
-    }
 
 
 def figure_2_data(eps_values=(5, 10, 15), size=10_000, seed=0, Delta=1):

@@ -24,27 +24,20 @@ and ``_search`` (the branch-and-bound search that places the cells), both used b
 The main entry points are re-exported here.
 """
 
-from . import accounting, curves, errors, optimize, pld, tight
-from .accounting import epsilon_for_delta, hockey_stick
-from .curves import (
-    SmallestPrivateEps,
-    laplace_loss,
-    loss_curve,
-    loss_curves,
-    paper_table,
-    smallest_private_eps,
-)
-from .tight import (
-    FIGURE_4,
-    MAX_PRIVACY_DIGITS,
-    CoverCheck,
-    ShiftReduction,
-    TightEpsilon,
-    check_cover,
-    check_shift_reduction,
-    privacy_loss,
-    tight_epsilon,
-)
+from importlib import import_module
+
+#: ``name: module`` of the re-exported entry points; the modules load on first use (PEP 562),
+#: so ``from arete_proofs.privacy import tight`` does not import scipy's optimiser or
+#: dp_accounting.
+_NAMES = {
+    "hockey_stick": "accounting", "epsilon_for_delta": "accounting",
+    "SmallestPrivateEps": "curves", "laplace_loss": "curves", "loss_curve": "curves", "loss_curves": "curves",
+    "paper_table": "curves", "smallest_private_eps": "curves",
+    "FIGURE_4": "tight", "MAX_PRIVACY_DIGITS": "tight", "CoverCheck": "tight", "ShiftReduction": "tight",
+    "TightEpsilon": "tight", "check_cover": "tight", "check_shift_reduction": "tight",
+    "privacy_loss": "tight", "tight_epsilon": "tight",
+}
+_MODULES = ("accounting", "curves", "errors", "optimize", "pld", "tight")
 
 __all__ = [
     "accounting", "curves", "errors", "optimize", "pld", "tight", "hockey_stick", "epsilon_for_delta",
@@ -53,3 +46,15 @@ __all__ = [
     "tight_epsilon", "privacy_loss", "check_shift_reduction", "check_cover",
     "laplace_loss", "loss_curve", "loss_curves", "paper_table", "smallest_private_eps",
 ]
+
+
+def __getattr__(name):
+    if name in _MODULES:
+        return import_module(f"{__name__}.{name}")
+    if name in _NAMES:
+        return getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_NAMES) | set(_MODULES))

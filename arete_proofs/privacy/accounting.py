@@ -81,13 +81,14 @@ inside a grid cell narrower than :math:`2^{-40}` of its position (the Lipschitz 
 rules them out in wider cells), and the float64 values away from :math:`\varepsilon`.
 
 >>> from mpmath import mp
->>> a, th, lam = "0.07559007048913552", "0.6295929433519876", "0.05453349704921005"  # Figure 4, eps = 6
->>> d4, d5 = hockey_stick(a, th, lam, 1, 4, digits=8), hockey_stick(a, th, lam, 1, 5, digits=8)
+>>> from arete_proofs.noise import make
+>>> z = make("arete", alpha="0.07559007048913552", theta="0.6295929433519876", lam="0.05453349704921005")  # Figure 4, eps = 6
+>>> d4, d5 = hockey_stick(z, 1, 4, digits=8), hockey_stick(z, 1, 5, digits=8)
 >>> 0 < d5 < d4 < 1                     # delta(eps) decreases in eps
 True
->>> hockey_stick(a, th, lam, 1, 6, digits=8) == 0     # at and above the tight epsilon 5.99966...
+>>> hockey_stick(z, 1, 6, digits=8) == 0     # at and above the tight epsilon 5.99966...
 True
->>> e = epsilon_for_delta(a, th, lam, 1, d4, digits=8)
+>>> e = epsilon_for_delta(z, 1, d4, digits=8)
 >>> mp.almosteq(e, 4, 1e-7)             # the inverse gives back eps
 True
 """
@@ -101,15 +102,43 @@ from mpmath import mp
 from scipy import optimize
 
 from .._validation import GUARD_DIGITS, PrecisionError, parse_precision, real
-from ..distributions import arete, arete_gauss, fast, fast_gauss
-from . import tight, tight_gauss
+from . import tight
 
-__all__ = ["HockeyStick", "hockey_stick", "hockey_stick_details", "epsilon_for_delta", "loss_grid"]
+__all__ = ["AccountingHints", "HockeyStick", "hockey_stick", "hockey_stick_details", "epsilon_for_delta",
+           "loss_grid"]
 
 #: float64 values of the privacy loss closer than this to eps are recomputed by the engine.
 FLOAT_MARGIN = 1e-7
 #: Levels of halving of a grid cell while the Lipschitz bound allows a hidden sign change pair.
 MAX_LEVELS = 40
+
+
+@dataclass(frozen=True)
+class AccountingHints:
+    r"""What a noise family tells the accounting beyond its densities (``noise.accounting_hints()``).
+
+    ``lipschitz``: a length :math:`c` with :math:`|(\ln f)'| \le 1/c` on :math:`t > 0` (Arete:
+    :math:`\lambda`, item 3 of :mod:`arete_proofs.privacy.tight`), used to rule out a hidden pair
+    of sign changes in a grid cell; ``None``: use the monotone envelope instead (module docstring,
+    *With a Gaussian part*).
+    ``tail_scale``: the exponential scale of the tail (``P(Z > T)`` is negligible at
+    ``T = tail_scale * 2.303 * (digits + 30)``); ``scales``: the length scales of the law (the
+    scan grid's step is an eighth of the smallest, or of the sensitivity); ``gauss_sigma``: a
+    Gaussian part's standard deviation (its tail extends the grid), 0 without one;
+    ``float_error``: the float64 path's error allowance on the privacy loss; ``slow_engine``:
+    the exact engine is slow, so roots are narrowed around the float64 root first.
+
+    >>> from arete_proofs.noise import make
+    >>> make("arete", alpha="0.1", theta=1, lam="0.25").accounting_hints().lipschitz   # |(ln f_A)'| <= 1/lam (Section 4.2)
+    0.25
+    """
+
+    lipschitz: float | None
+    tail_scale: float
+    scales: tuple
+    gauss_sigma: float = 0.0
+    float_error: float = 1e-9
+    slow_engine: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,7 +151,8 @@ class HockeyStick:
     :math:`P(Z + \Delta \in A)`, so ``delta = p_mass - e^eps q_mass`` and
     :math:`d\delta/d\varepsilon = -e^\varepsilon` ``q_mass``; ``tight``: the tight epsilon.
 
-    >>> r = hockey_stick_details("0.3", 1, "0.5", 1, "0.5", digits=6)
+    >>> from arete_proofs.noise import make
+    >>> r = hockey_stick_details(make("arete", alpha="0.3", theta=1, lam="0.5"), 1, "0.5", digits=6)
     >>> from mpmath import mp
     >>> mp.almosteq(r.delta, r.p_mass - mp.exp(mp.mpf("0.5")) * r.q_mass, 1e-6)
     True
@@ -154,54 +184,42 @@ def _check_sensitivity(sensitivity, digits):
 
 
 class _Loss:
-    """The privacy loss L(t) = ln f(t) - ln f(t + s): float64 grid and engine values (cached).
+    """The privacy loss L(t) = ln f(t) - ln f(t + s) of a noise: float64 grid and engine values (cached).
 
-    ``sigma = 0``: Arete (:mod:`~arete_proofs.distributions.arete`, :mod:`~arete_proofs.distributions.fast`,
-    :func:`arete_proofs.privacy.tight.tight_epsilon`); ``sigma > 0``: the noise with a Gaussian part
-    (:mod:`~arete_proofs.distributions.arete_gauss`, :mod:`~arete_proofs.distributions.fast_gauss`,
-    :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`).
+    ``noise``: any symmetric unimodal family of :mod:`arete_proofs.noise` that supports
+    ``account`` (its exact and float64 densities, its tight epsilon and
+    :class:`AccountingHints`); the proof in the module docstring needs only symmetry,
+    unimodality and continuity.
     """
 
-    def __init__(self, alpha, theta, lam, sensitivity, digits, sigma=0):
+    def __init__(self, noise, sensitivity, digits):
+        if not getattr(noise, "symmetric_unimodal", False):
+            raise ValueError(f"accounting: noise {getattr(noise, 'name', noise)!r} is not symmetric unimodal; "
+                             "its hockey-stick delta needs every shift (not supported here)")
         self.digits = tight._digits(digits)
         self.s = _check_sensitivity(sensitivity, self.digits)
-        with mp.workdps(parse_precision(self.digits + 20)):
-            sg = real(sigma, "sigma")
-        if sg < 0 or mp.isinf(sg):
-            raise ValueError(f"sigma must be finite and non-negative, got {mp.nstr(sg, 8)}")
-        self.gauss = sg > 0
-        if self.gauss:
-            self.alpha, self.theta, self.lam, self.sigma, _, _ = tight_gauss._parse(
-                alpha, theta, lam, sg, self.s, self.digits)
-        else:
-            self.alpha, self.theta, self.lam = tight._parse(alpha, theta, lam, self.digits)
-            self.sigma = mp.zero
-        self.fp = (float(self.alpha), float(self.theta), float(self.lam))
-        self.sigma_f = float(self.sigma)
+        hints = noise.accounting_hints()
+        # the parameters as the privacy layer parses them (the engines then see the same values)
+        self.noise = noise.at_precision(self.digits)
+        self.hints = hints
+        self.gauss = hints.lipschitz is None
+        self.sigma_f = float(hints.gauss_sigma)
         self.sf_ = float(self.s)
         self.dps = self.digits + GUARD_DIGITS
-        if self.gauss:
-            self.tight = tight_gauss.tight_epsilon(self.alpha, self.theta, self.lam, self.sigma, self.s,
-                                                   digits=self.digits)
-        else:
-            self.tight = tight.tight_epsilon(self.alpha, self.theta, self.lam, self.s, digits=self.digits)
+        self.tight = self.noise.tight_epsilon(self.s, digits=self.digits)
         #: allowance for the float64 error of the privacy loss (fast_gauss: relative 1e-9 per density)
-        self.float_error = 1e-7 if self.gauss else 1e-9
+        self.float_error = hints.float_error
         self._cache = {}
         self.grid = None
 
     # -- values -----------------------------------------------------------
     def logpdf_f(self, t):
         """Float64 ln f(t) (array)."""
-        if self.gauss:
-            return fast_gauss.logpdf(t, *self.fp, self.sigma_f)
-        return fast.logpdf(t, *self.fp)
+        return self.noise.logpdf_float(t)
 
     def sf_f(self, t):
         """Float64 survival function (array)."""
-        if self.gauss:
-            return fast_gauss.sf(t, *self.fp, self.sigma_f)
-        return fast.sf(t, *self.fp)
+        return self.noise.sf_float(t)
 
     def Lf(self, t):
         t = np.asarray(t, dtype=float)
@@ -223,7 +241,7 @@ class _Loss:
             lo, up = self.envelope(a, b)
             neg = ga < 0
             return same & np.where(neg, up - float(eps) > -FLOAT_MARGIN, lo - float(eps) < FLOAT_MARGIN)
-        return same & (np.abs(ga) + np.abs(gb) <= (b - a) / self.fp[2])
+        return same & (np.abs(ga) + np.abs(gb) <= (b - a) / self.hints.lipschitz)
 
     def L(self, t):
         """Engine value of L(t) at ``dps`` digits (t an mpf or float)."""
@@ -231,30 +249,23 @@ class _Loss:
         if key not in self._cache:
             with mp.workdps(self.dps + 5):
                 t = mp.mpf(t)
-                if self.gauss:
-                    a, b = arete_gauss.logpdf([t, t + self.s], self.alpha, self.theta, self.lam, self.sigma,
-                                              digits=self.dps)
-                else:
-                    a, b = arete.logpdf([t, t + self.s], self.alpha, self.theta, self.lam, digits=self.dps)
+                a, b = self.noise.logpdf([t, t + self.s], digits=self.dps)
                 self._cache[key] = a - b
         return self._cache[key]
 
     def sf(self, ts, dps):
-        if self.gauss:
-            return arete_gauss.sf(list(ts), self.alpha, self.theta, self.lam, self.sigma, digits=dps)
-        return arete.sf(list(ts), self.alpha, self.theta, self.lam, digits=dps)
+        return self.noise.sf(list(ts), digits=dps)
 
     # -- the grid -----------------------------------------------------------
     def end(self, digits_more=0):
-        """T with P(Z > T) negligible: e^(-T/max(theta, lam)) ~ 10^-(digits + 30 + more), plus the
+        """T with P(Z > T) negligible: e^(-T/tail_scale) ~ 10^-(digits + 30 + more), plus the
         Gaussian part's sqrt(2 ln 10 (digits + 30 + more)) sigma."""
-        scale = max(self.fp[1], self.fp[2])
+        scale = self.hints.tail_scale
         k = self.digits + 30 + digits_more
         return scale * k * 2.303 + 4 * self.sf_ + self.sigma_f * (2 * 2.303 * k) ** 0.5
 
     def build_grid(self, T):
-        th, lam = self.fp[1], self.fp[2]
-        step = min(x for x in (lam, th, self.sf_, self.sigma_f) if x > 0) / 8
+        step = min(x for x in (*self.hints.scales, self.sf_) if x > 0) / 8
         t_lo = 1e-200
         ts = float(self.tight.t_star)
         if 0 < ts < np.inf:
@@ -268,14 +279,15 @@ class _Loss:
         self.grid = (g, self.Lf(g), T)
 
 
-def loss_grid(alpha, theta, lam, sensitivity=1, *, digits=12, sigma=0):
+def loss_grid(noise, sensitivity=1, *, digits=12):
     r"""The float64 scan grid of :math:`L_\Delta(t)` on :math:`(0, T]` used by :func:`hockey_stick`: ``(t, L, T)``.
 
-    >>> t, L, T = loss_grid("0.3", 1, "0.5", 1, digits=6)
+    >>> from arete_proofs.noise import make
+    >>> t, L, T = loss_grid(make("arete", alpha="0.3", theta=1, lam="0.5"), 1, digits=6)
     >>> bool(np.all(np.abs(L) <= 1 / 0.5 + 1e-12))   # |L| <= Delta/lam (Lipschitz bound)
     True
     """
-    loss = _Loss(alpha, theta, lam, sensitivity, digits, sigma)
+    loss = _Loss(noise, sensitivity, digits)
     loss.build_grid(loss.end())
     return loss.grid
 
@@ -341,7 +353,7 @@ def _root(loss, eps, a, b):
             return b
         if (ga > 0) == (gb > 0):
             return None  # float and engine disagree: no sign change here
-        if loss.gauss:  # slow engine: narrow the bracket around the float64 root first
+        if loss.hints.slow_engine:  # slow engine: narrow the bracket around the float64 root first
             a, b, ga, gb = _narrow(loss, eps, a, b, ga, gb)
         for _ in range(400):
             # Illinois regula falsi, with bisection in log scale for brackets spanning decades
@@ -413,16 +425,17 @@ def _masses(loss, intervals, eps, dps):
     return p, q, scale
 
 
-def hockey_stick_details(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, sigma=0, _loss=None):
+def hockey_stick_details(noise, sensitivity=1, eps=0, *, digits=12, _loss=None):
     r""":math:`\delta(\varepsilon)` of one release with its set :math:`A` and masses (:class:`HockeyStick`).
 
     See :func:`hockey_stick` and the module docstring.
 
-    >>> r = hockey_stick_details("0.3", 1, "0.5", 1, 1, digits=6)
+    >>> from arete_proofs.noise import make
+    >>> r = hockey_stick_details(make("arete", alpha="0.3", theta=1, lam="0.5"), 1, 1, digits=6)
     >>> r.intervals[0][0] < 0 < r.delta < r.p_mass          # A starts in (-Delta/2, 0)
     True
     """
-    loss = _loss or _Loss(alpha, theta, lam, sensitivity, digits, sigma)
+    loss = _loss or _Loss(noise, sensitivity, digits)
     e = _check_eps(eps, loss.digits)
     r = loss.tight
     if e >= r.epsilon:  # (d): A is empty at and above the tight epsilon
@@ -456,57 +469,60 @@ def hockey_stick_details(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, 
     raise PrecisionError("delta(eps) is too small to resolve against the tail of Z")
 
 
-def hockey_stick(alpha, theta, lam, sensitivity=1, eps=0, *, digits=12, sigma=0):
-    r"""Exact :math:`\delta(\varepsilon) = \sup_{0<s\le\Delta}\int (f_A(t) - e^\varepsilon f_A(t+s))_+ dt` of one release.
+def hockey_stick(noise, sensitivity=1, eps=0, *, digits=12):
+    r"""Exact :math:`\delta(\varepsilon) = \sup_{0<s\le\Delta}\int (f(t) - e^\varepsilon f(t+s))_+ dt` of one release.
 
-    The smallest :math:`\delta` for which Arete(alpha, theta, lam) noise on a query of
-    sensitivity ``sensitivity`` (:math:`\Delta`) is :math:`(\varepsilon,\delta)`-DP,
+    The smallest :math:`\delta` for which ``noise`` (a symmetric unimodal family of
+    :mod:`arete_proofs.noise` that supports ``account``: ``laplace``, ``arete``, ``arete_gauss``) on
+    a query of sensitivity ``sensitivity`` (:math:`\Delta`) is :math:`(\varepsilon,\delta)`-DP,
     ``digits`` significant digits (plus guard digits); exactly 0 for
     :math:`\varepsilon \ge \varepsilon^*`, the tight epsilon (Section 4.2, Corollary 5).
-    The supremum is at :math:`s = \Delta` (module docstring, proof (a)-(c)).  ``sigma > 0``: the
-    noise :math:`X_1 - X_2 + Y + N(0,\sigma^2)` (module docstring, *With a Gaussian part*;
-    any :math:`\alpha > 0`, ``lam = 0`` allowed), with :math:`\varepsilon^*` of
-    :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.
+    The supremum is at :math:`s = \Delta` (module docstring, proof (a)-(c)).  With a Gaussian part
+    (``arete_gauss``, any :math:`\alpha > 0`, ``lam = 0`` allowed): module docstring, *With a
+    Gaussian part*, with :math:`\varepsilon^*` of :func:`arete_proofs.privacy.tight_gauss.tight_epsilon`.
 
     >>> from mpmath import mp
+    >>> from arete_proofs.noise import make
+    >>> z = make("arete", alpha="0.3", theta=1, lam="0.5")
     >>> # eps = 0: delta is the total variation P(|Z| < Delta/2), a closed CDF difference
-    >>> d = hockey_stick("0.3", 1, "0.5", 1, 0, digits=10)
-    >>> from arete_proofs.distributions import arete
-    >>> mp.almosteq(d, arete.cdf("0.5", "0.3", 1, "0.5", digits=12) - arete.cdf("-0.5", "0.3", 1, "0.5", digits=12), 1e-10)
+    >>> d = hockey_stick(z, 1, 0, digits=10)
+    >>> mp.almosteq(d, z.cdf("0.5", digits=12) - z.cdf("-0.5", digits=12), 1e-10)
     True
     """
-    return hockey_stick_details(alpha, theta, lam, sensitivity, eps, digits=digits, sigma=sigma).delta
+    return hockey_stick_details(noise, sensitivity, eps, digits=digits).delta
 
 
-def epsilon_for_delta(alpha, theta, lam, sensitivity=1, delta=1e-6, *, digits=12, sigma=0):
+def epsilon_for_delta(noise, sensitivity=1, delta=1e-6, *, digits=12):
     r"""Smallest :math:`\varepsilon \ge 0` with :math:`\delta(\varepsilon) \le \delta` (:func:`hockey_stick`), ``0 < delta < 1``.
 
     Safeguarded Newton on :math:`\ln\delta(\varepsilon)` with the exact derivative
     :math:`\delta'(\varepsilon) = -e^\varepsilon P(Z+\Delta \in A)`, bracketed in
-    :math:`[0, \varepsilon^*]`; relative accuracy :math:`10^{-\text{digits}}`; ``sigma`` as in :func:`hockey_stick`.
+    :math:`[0, \varepsilon^*]`; relative accuracy :math:`10^{-\text{digits}}`.
 
     >>> from mpmath import mp
-    >>> e = epsilon_for_delta("0.3", 1, "0.5", 1, "1e-3", digits=8)
-    >>> mp.almosteq(hockey_stick("0.3", 1, "0.5", 1, e, digits=8), mp.mpf("1e-3"), 1e-7)
+    >>> from arete_proofs.noise import make
+    >>> z = make("arete", alpha="0.3", theta=1, lam="0.5")
+    >>> e = epsilon_for_delta(z, 1, "1e-3", digits=8)
+    >>> mp.almosteq(hockey_stick(z, 1, e, digits=8), mp.mpf("1e-3"), 1e-7)
     True
     """
-    loss = _Loss(alpha, theta, lam, sensitivity, digits, sigma)
+    loss = _Loss(noise, sensitivity, digits)
     with mp.workdps(parse_precision(loss.digits)):
         target = real(delta, "delta")
         if not 0 < target < 1:
             raise ValueError(f"delta must be in (0, 1), got {mp.nstr(target, 8)}")
-    r0 = hockey_stick_details(None, None, None, eps=0, _loss=loss)
+    r0 = hockey_stick_details(None, eps=0, _loss=loss)
     if r0.delta <= target:
         return mp.zero
     x0 = None
     if loss.digits > 6:  # a 6-digit solve first: Newton then needs two or three full-precision steps
-        x0 = epsilon_for_delta(alpha, theta, lam, sensitivity, delta, digits=6, sigma=sigma)
+        x0 = epsilon_for_delta(noise, sensitivity, delta, digits=6)
     with mp.workdps(loss.dps):
         lo, hi = mp.zero, mp.mpf(loss.tight.upper_bound)
         x = hi / 2 if x0 is None or x0 == 0 else mp.mpf(x0)
         tol = mp.mpf(10) ** -(loss.digits + 2)
         for _ in range(200):
-            r = hockey_stick_details(None, None, None, eps=x, _loss=loss)
+            r = hockey_stick_details(None, eps=x, _loss=loss)
             if r.delta > target:
                 lo = x
             else:

@@ -17,7 +17,7 @@ Each mechanism's privacy-loss distribution (PLD) is a pessimistic ``dp_accountin
 ``PrivacyLossDistribution`` on the grid :math:`h\mathbb Z`, :math:`h` = ``relative_interval``
 :math:`\cdot\,\Delta/m` (a fixed fraction of Laplace's :math:`\varepsilon` at that error, so the
 relative discretisation error is the same for every target): Arete
-:func:`arete_proofs.privacy.pld.arete_pld`, Laplace and Gaussian ``from_laplace_mechanism`` and
+:func:`arete_proofs.privacy.pld.noise_pld`, Laplace and Gaussian ``from_laplace_mechanism`` and
 ``from_gaussian_mechanism`` (``pessimistic_estimate=True``), Staircase :func:`staircase_pld`
 (exact: its privacy loss takes only the values :math:`\pm\varepsilon_0, 0`).  Each is
 self-composed :math:`k` times and :math:`\varepsilon_k(\delta)` is read with
@@ -66,12 +66,7 @@ from dataclasses import dataclass, field
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, positive, resolve_digits
-from . import errors, pld
-
-try:  # optional extra 'accounting'
-    from dp_accounting.pld import privacy_loss_distribution as _pld
-except ImportError:  # pragma: no cover - exercised only without the extra
-    _pld = None
+from . import pld
 
 __all__ = [
     "MECHANISMS",
@@ -101,10 +96,12 @@ RELATIVE_INTERVAL = 1e-3
 
 
 def _need():
-    if _pld is None:
+    try:
+        from dp_accounting.pld import privacy_loss_distribution
+    except ImportError:
         raise ImportError("arete_proofs.privacy.composition needs dp_accounting: "
-                          "pip install 'arete-proofs[accounting]'")
-    return _pld
+                          "pip install 'arete-proofs[accounting]'") from None
+    return privacy_loss_distribution
 
 
 def _pos_float(x, name):
@@ -410,12 +407,14 @@ def _read(p, ks, delta):
     return tuple(pld_epsilon(pld.compose(p, k), delta) for k in ks)
 
 
-def compare(alpha, theta, lam, sensitivity=1, *, delta=DELTA, k_values=K_VALUES,
+def compare(noise, sensitivity=1, *, delta=DELTA, k_values=K_VALUES,
             relative_interval=RELATIVE_INTERVAL, mechanisms=MECHANISMS, digits=10, progress=None):
-    r""":math:`\varepsilon_k(\delta)` of Arete(``alpha, theta, lam``) and of Laplace, Gaussian, Staircase at the same :math:`E|X|`.
+    r""":math:`\varepsilon_k(\delta)` of ``noise`` and of Laplace, Gaussian, Staircase at the same :math:`E|X|`.
 
-    :math:`m = E|Z|` of the Arete noise (exact, :func:`arete_proofs.privacy.errors.arete_errors`
-    at ``digits``); Laplace :math:`b = m`, Gaussian :math:`\sigma = m\sqrt{\pi/2}`, Staircase
+    ``noise``: a family of :mod:`arete_proofs.noise` with ``account`` (its PLD is
+    :func:`arete_proofs.privacy.pld.noise_pld`); in ``mechanisms`` the name ``"arete"`` stands for
+    it (its row is labelled with the family's name).  :math:`m = E|Z|` of ``noise`` (exact, at
+    ``digits``); Laplace :math:`b = m`, Gaussian :math:`\sigma = m\sqrt{\pi/2}`, Staircase
     :func:`staircase_for_mean_abs`; PLDs on :math:`h = ` ``relative_interval`` :math:`\cdot\Delta/m`,
     self-composed ``k`` times (:func:`arete_proofs.privacy.pld.compose`), read at ``delta``
     (module docstring; values are upper bounds within :math:`kh` of the exact ones).
@@ -423,8 +422,9 @@ def compare(alpha, theta, lam, sensitivity=1, *, delta=DELTA, k_values=K_VALUES,
     (longer for tiny :math:`\alpha`), well under 1 s for the others, at the default grid.
     Needs the extra ``accounting``.
 
-    >>> c = compare("0.453695876890753", "0.3669877833421575", "0.07872133254179152", k_values=(1, 10),
-    ...             mechanisms=("laplace", "staircase"))          # Arete optimised at eps = 4
+    >>> from arete_proofs.noise import make
+    >>> z = make("arete", alpha="0.453695876890753", theta="0.3669877833421575", lam="0.07872133254179152")
+    >>> c = compare(z, k_values=(1, 10), mechanisms=("laplace", "staircase"))          # Arete optimised at eps = 4
     >>> lap, sc = c.row("laplace"), c.row("staircase")
     >>> abs(lap.mean_abs - c.mean_abs) < 1e-12 and abs(sc.mean_abs - c.mean_abs) < 1e-12   # equal errors
     True
@@ -439,14 +439,15 @@ def compare(alpha, theta, lam, sensitivity=1, *, delta=DELTA, k_values=K_VALUES,
     for name in mechanisms:
         if name not in MECHANISMS:
             raise ValueError(f"mechanisms: unknown mechanism {name!r}; choose from {MECHANISMS}")
-    m = float(errors.arete_errors(alpha, theta, lam, digits=digits).mean_abs)
+    m = float(noise.mean_abs(digits=digits))
     h = rel * D / m
     say = progress or (lambda line: None)
     rows = []
     for name in mechanisms:
         if name == "arete":
-            p = pld.arete_pld(alpha, theta, lam, D, value_discretization_interval=h, digits=8)
-            params, mm = (("alpha", str(alpha)), ("theta", str(theta)), ("lam", str(lam))), m
+            p = pld.noise_pld(noise, D, value_discretization_interval=h, digits=8)
+            params, mm = tuple((k, str(v)) for k, v in noise.params.items()), m
+            name = noise.name
         elif name == "laplace":
             p = lib.from_laplace_mechanism(m, D, pessimistic_estimate=True, value_discretization_interval=h,
                                           use_connect_dots=False)
@@ -463,4 +464,4 @@ def compare(alpha, theta, lam, sensitivity=1, *, delta=DELTA, k_values=K_VALUES,
         eps = _read(p, ks, dl)
         say(f"composition: {name:9s} E|X| = {mm:.6g}  eps_k = " + ", ".join(f"{e:.6g}" for e in eps))
         rows.append(MechanismRow(name, params, mm, ks, eps, h))
-    return Comparison((alpha, theta, lam), D, m, dl, h, tuple(rows))
+    return Comparison(tuple(noise.params.values()), D, m, dl, h, tuple(rows))

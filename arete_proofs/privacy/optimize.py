@@ -80,18 +80,19 @@ True
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
 from mpmath import mp
-from scipy import optimize as _so
 
 from ..distributions import arete, fast
-from .._validation import parse_precision, positive, resolve_digits
+from .._validation import parse_precision, positive
 from ..distributions.params import FIGURE_4 as _FIGURE_4_TEXT
+from . import optimizer as _optimizer
+from .optimizer import Pass, SearchProblem
 
 __all__ = [
+    "AreteProblem",
     "Optimum",
     "EpsilonEstimate",
     "SearchResult",
@@ -364,12 +365,129 @@ def _default_estimator(alpha, theta, lam):
     return estimate_epsilon(alpha, theta, lam).epsilon
 
 
-def _nelder_mead(F, x0, step, xatol, fatol, solver):
-    simplex = np.array([x0, x0 + [step, 0.0], x0 + [0.0, step]])
-    solver.last = None
-    return _so.minimize(F, x0, method="Nelder-Mead",
-                        options={"xatol": xatol, "fatol": fatol, "initial_simplex": simplex,
-                                 "maxfev": 400})
+class AreteProblem(SearchProblem):
+    r"""The Arete family's problem for the generic optimiser (:mod:`arete_proofs.privacy.optimizer`).
+
+    Free coordinates :math:`(\ln\alpha, \ln\theta)` in the box of :func:`search`; the calibrated
+    parameter is :math:`\lambda`, the smallest feasible for the float64 estimate
+    (``_Solver``); the starts come from a coarse scan (or ``starts``); passes: step 0.4 from
+    every start, then step 0.05 with ``xatol``, ``fatol`` from the best.  Confirmation: the
+    exact :func:`arete_proofs.privacy.tight.tight_epsilon`; while above the target,
+    :math:`\lambda` is re-solved for the target lowered by the estimate's error there and a
+    doubling margin (:func:`optimize`).
+
+    >>> p = AreteProblem(2.0, estimator=lambda a, th, lam: 1 / max(th, lam), starts=[(1.0, 1.0)])
+    >>> x = p.starts()[0]                      # (ln alpha, ln theta) of the given start
+    >>> p.finish(x)[1] <= 2.0                  # the calibrated lam meets the target (Lemma 26's endpoint)
+    True
+    """
+
+    family = "arete"
+    fine = None  # set per instance (xatol, fatol)
+
+    def __init__(self, eps, *, objective="mean_abs", estimator=None, starts=None, xatol=3e-4, fatol=1e-9):
+        target0 = _target(eps)
+        super().__init__(target0, objective=_objective(objective))
+        self.eps_text = eps  # the target compared with the exact epsilon: the value as given
+        self.est = _default_estimator if estimator is None else estimator
+        self.target = target0 * (1.0 - _MARGIN)
+        self.solver = _Solver(self.target, self.est)
+        self.given_starts = starts
+        self.fine = Pass(step=0.05, xatol=xatol, fatol=fatol, maxfev=400)
+        self.coarse = Pass(step=0.4, xatol=1e-2, fatol=1e-6, maxfev=400)
+        self.lams = {}
+        self.box = (math.log(_ALPHA_MIN), math.log(_ALPHA_MAX), math.log(_THETA_MIN), math.log(_THETA_MAX))
+        self.margin = _MARGIN * target0
+
+    @property
+    def evaluations(self):
+        return self.solver.evaluations
+
+    @evaluations.setter
+    def evaluations(self, value):
+        if hasattr(self, "solver"):
+            self.solver.evaluations = value
+
+    def _clamp(self, x):
+        la_lo, la_hi, lt_lo, lt_hi = self.box
+        la, lt = float(x[0]), float(x[1])
+        return min(max(la, la_lo), la_hi), min(max(lt, lt_lo), lt_hi), la, lt
+
+    def F(self, x, guess=None):
+        cla, clt, la, lt = self._clamp(x)
+        pen = abs(la - cla) + abs(lt - clt)
+        a, th = math.exp(cla), math.exp(clt)
+        u = self.solver.lam(a, th, guess)
+        self.lams[(cla, clt)] = u
+        return math.log(_objective_value(self.objective, a, th, math.exp(u))) + 10.0 * pen
+
+    def begin_pass(self):
+        self.solver.last = None
+
+    def starts(self):
+        if self.given_starts is not None:
+            return [np.array([math.log(_float_positive(a, "alpha")), math.log(_float_positive(th, "theta"))])
+                    for a, th in self.given_starts]
+        target = self.target
+        alphas = np.geomspace(max(1e-6, math.exp(-target / 2) / 30), 1.0, 7)
+        thetas = np.geomspace(0.2, 2.0, 5) * max(1.0, 2.0 / target)
+        vals = np.empty((alphas.size, thetas.size))
+        for i, a in enumerate(alphas):
+            row_guess = None
+            for j, th in enumerate(thetas):
+                vals[i, j] = self.F((math.log(a), math.log(th)), row_guess)
+                row_guess = self.solver.last
+        order = np.dstack(np.unravel_index(np.argsort(vals, axis=None), vals.shape))[0]
+        i0, j0 = order[0]
+        picks = [(i0, j0)]
+        for i, j in order[1:]:
+            if max(abs(i - i0), abs(j - j0)) > 1:
+                if vals[i, j] <= vals[i0, j0] + math.log(1.1):
+                    picks.append((i, j))
+                break
+        return [np.array([math.log(alphas[i]), math.log(thetas[j])]) for i, j in picks]
+
+    def finish(self, x):
+        la, lt, _, _ = self._clamp(x)
+        a, th = math.exp(la), math.exp(lt)
+        u = self.solver.lam(a, th, self.lams.get((la, lt)))
+        lam = math.exp(u)
+        e = self.est(a, th, lam)
+        self.solver.evaluations += 1
+        return {"alpha": a, "theta": th, "lam": lam}, float(e), float(_objective_value(self.objective, a, th, lam))
+
+    # -- confirmation: the exact tight epsilon -------------------------------------------
+    def scaled(self, params, D):
+        return {"alpha": params["alpha"], "theta": params["theta"] * D, "lam": params["lam"] * D}
+
+    def certify(self, params, Delta, digits):
+        from . import tight
+
+        return tight.tight_epsilon(params["alpha"], params["theta"], params["lam"], Delta, digits=digits)
+
+    def moments(self, params, digits):
+        p = (params["alpha"], params["theta"], params["lam"])
+        return arete.mean_abs(*p, digits=digits), arete.var(*p, digits=digits)
+
+    def bound(self, result):
+        return result.epsilon
+
+    def recalibrate(self, params, result, eps_mp, attempt):
+        # the float64 estimate's error at this point, and lam re-solved for a target lowered
+        # by it (a search that ignored the constraint has no such error: lam is just re-solved)
+        a, th1, lam1 = params["alpha"], params["theta"], params["lam"]
+        offset = max(0.0, float(result.epsilon) - _default_estimator(a, th1, lam1))
+        self.solver.evaluations += 1
+        self.margin *= 2
+        solver = _Solver(self.eps * (1.0 - _MARGIN) - offset - self.margin, _default_estimator)
+        u = solver.lam(a, th1, math.log(lam1))
+        self.solver.evaluations += solver.evaluations
+        return {"alpha": a, "theta": th1, "lam": max(math.exp(u), lam1 * (1 + 1e-12))}
+
+    def failure(self, eps, params, result):
+        return (f"could not confirm eps <= {self.eps_text!r} with the exact tight epsilon "
+                f"(last {mp.nstr(result.epsilon, 15)} at alpha={params['alpha']!r}, "
+                f"theta={params['theta']!r}, lam={params['lam']!r})")
 
 
 def search(eps, *, objective="mean_abs", seed=None, estimator=None, starts=None, xatol=3e-4,
@@ -385,6 +503,7 @@ def search(eps, *, objective="mean_abs", seed=None, estimator=None, starts=None,
     and the smallest feasible :math:`\lambda` is the box's lower end when
     :math:`\theta \ge 1/\varepsilon`, else :math:`1/\varepsilon`.  The search target is
     ``eps * (1 - 1e-9)``.  Returns a :class:`SearchResult`; nothing here is exact.
+    The search is :func:`arete_proofs.privacy.optimizer.search` on :class:`AreteProblem`.
 
     Steps: coarse scan over :math:`\alpha \in [\max(10^{-6}, e^{-\varepsilon/2}/30), 1]`
     (7 values) and :math:`\theta \in [0.2, 2]\max(1, 2/\varepsilon)` (5 values),
@@ -405,68 +524,10 @@ def search(eps, *, objective="mean_abs", seed=None, estimator=None, starts=None,
     >>> r.epsilon <= 1.0 and 1e-7 <= r.alpha <= 10 and r.lam <= 1 / 1.0
     True
     """
-    target0 = _target(eps)
-    objective = _objective(objective)
-    est = _default_estimator if estimator is None else estimator
-    target = target0 * (1.0 - _MARGIN)
-    t0 = time.perf_counter()
-    solver = _Solver(target, est)
-
-    la_lo, la_hi = math.log(_ALPHA_MIN), math.log(_ALPHA_MAX)
-    lt_lo, lt_hi = math.log(_THETA_MIN), math.log(_THETA_MAX)
-    lams = {}
-
-    def F(x, guess=None):
-        la, lt = float(x[0]), float(x[1])
-        cla, clt = min(max(la, la_lo), la_hi), min(max(lt, lt_lo), lt_hi)
-        pen = abs(la - cla) + abs(lt - clt)
-        a, th = math.exp(cla), math.exp(clt)
-        u = solver.lam(a, th, guess)
-        lams[(cla, clt)] = u
-        return math.log(_objective_value(objective, a, th, math.exp(u))) + 10.0 * pen
-
-    rng = np.random.default_rng(seed) if seed is not None else None
-    if starts is None:
-        alphas = np.geomspace(max(1e-6, math.exp(-target / 2) / 30), 1.0, 7)
-        thetas = np.geomspace(0.2, 2.0, 5) * max(1.0, 2.0 / target)
-        vals = np.empty((alphas.size, thetas.size))
-        for i, a in enumerate(alphas):
-            row_guess = None
-            for j, th in enumerate(thetas):
-                vals[i, j] = F((math.log(a), math.log(th)), row_guess)
-                row_guess = solver.last
-        order = np.dstack(np.unravel_index(np.argsort(vals, axis=None), vals.shape))[0]
-        i0, j0 = order[0]
-        picks = [(i0, j0)]
-        for i, j in order[1:]:
-            if max(abs(i - i0), abs(j - j0)) > 1:
-                if vals[i, j] <= vals[i0, j0] + math.log(1.1):
-                    picks.append((i, j))
-                break
-        x0s = [np.array([math.log(alphas[i]), math.log(thetas[j])]) for i, j in picks]
-    else:
-        x0s = [np.array([math.log(_float_positive(a, "alpha")), math.log(_float_positive(th, "theta"))])
-               for a, th in starts]
-    # coarse Nelder-Mead from every start, then a fine one from the best
-    best = None
-    for x0 in x0s:
-        if rng is not None:
-            x0 = x0 + rng.normal(0.0, 0.2, size=2)
-        r = _nelder_mead(F, x0, 0.4, 1e-2, 1e-6, solver)
-        if best is None or r.fun < best[1]:
-            best = (r.x.copy(), r.fun)
-    r = _nelder_mead(F, best[0], 0.05, xatol, fatol, solver)
-    if r.fun < best[1]:
-        best = (r.x.copy(), r.fun)
-    x = best[0]
-    la, lt = min(max(x[0], la_lo), la_hi), min(max(x[1], lt_lo), lt_hi)
-    a, th = math.exp(la), math.exp(lt)
-    u = solver.lam(a, th, lams.get((la, lt)))
-    lam = math.exp(u)
-    e = est(a, th, lam)
-    solver.evaluations += 1
-    return SearchResult(a, th, lam, float(e), float(_objective_value(objective, a, th, lam)),
-                        solver.evaluations, time.perf_counter() - t0)
+    problem = AreteProblem(eps, objective=objective, estimator=estimator, starts=starts, xatol=xatol, fatol=fatol)
+    p = _optimizer.search(problem, seed=seed)
+    return SearchResult(p.params["alpha"], p.params["theta"], p.params["lam"], p.epsilon, p.value,
+                        p.evaluations, p.seconds)
 
 
 # ---------------------------------------------------------------------------
@@ -547,43 +608,12 @@ def optimize(eps, Delta=1, *, objective="mean_abs", digits=12, seed=None):
     ``digits``; ``ArithmeticError`` if the confirmation never succeeds.
     Typical time: 5-30 s (float64 search) plus a few exact evaluations.
     """
-    t0 = time.perf_counter()
-    target = _target(eps)
     D = _float_positive(Delta, "Delta")
-    objective = _objective(objective)
-    d = resolve_digits(digits)
-    priv = _privacy()
-    res = search(target, objective=objective, seed=seed)
-    a, th1, lam1 = res.alpha, res.theta, res.lam
-    evaluations = res.evaluations
-    with mp.workdps(parse_precision(d)):
-        eps_mp = positive(eps, "eps")
-    confirmations = 0
-    margin = _MARGIN * target
-    for _attempt in range(6):
-        theta, lam = th1 * D, lam1 * D
-        e_exact = priv.tight_epsilon(a, theta, lam, Delta, digits=d).epsilon
-        confirmations += 1
-        if e_exact <= eps_mp:
-            break
-        # the float64 estimate's error at this point, and lam re-solved for a target lowered
-        # by it (a search that ignored the constraint has no such error: lam is just re-solved)
-        offset = max(0.0, float(e_exact) - _default_estimator(a, th1, lam1))
-        evaluations += 1
-        margin *= 2
-        solver = _Solver(target * (1.0 - _MARGIN) - offset - margin, _default_estimator)
-        u = solver.lam(a, th1, math.log(lam1))
-        evaluations += solver.evaluations
-        lam1 = max(math.exp(u), lam1 * (1 + 1e-12))
-    else:
-        raise ArithmeticError(
-            f"could not confirm eps <= {eps!r} with the exact tight epsilon "
-            f"(last {mp.nstr(e_exact, 15)} at alpha={a!r}, theta={theta!r}, lam={lam!r})"
-        )
-    m = arete.mean_abs(a, theta, lam, digits=d)
-    v = arete.var(a, theta, lam, digits=d)
-    return Optimum(a, theta, lam, e_exact, m, v, objective, evaluations,
-                   time.perf_counter() - t0, target, D, confirmations)
+    problem = AreteProblem(eps, objective=objective)
+    o = _optimizer.optimize(problem, Delta, digits=digits, seed=seed)
+    z = o.params
+    return Optimum(z["alpha"], z["theta"], z["lam"], o.epsilon, o.mean_abs, o.variance, o.objective, o.evaluations,
+                   o.seconds, problem.eps, D, o.confirmations)
 
 
 # ---------------------------------------------------------------------------

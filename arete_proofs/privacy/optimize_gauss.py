@@ -37,9 +37,12 @@ from scipy import integrate, optimize as sopt
 
 from .._validation import PrecisionError, parse_precision, positive, resolve_digits
 from ..distributions import arete_gauss, fast_gauss
-from . import optimize as arete_optimize, tight_gauss
+from . import optimize as arete_optimize
+from . import tight_gauss
+from . import optimizer as _optimizer
+from .optimizer import Pass, SearchProblem
 
-__all__ = ["estimate_epsilon", "mean_abs_float", "search", "optimize", "GaussOptimum", "FAMILIES"]
+__all__ = ["GaussProblem", "estimate_epsilon", "mean_abs_float", "search", "optimize", "GaussOptimum", "FAMILIES"]
 
 FAMILIES = ("arete", "gauss", "both")
 _MARGIN = 2e-9
@@ -160,6 +163,110 @@ class GaussOptimum:
     t_star: object = None
 
 
+class GaussProblem(SearchProblem):
+    r"""The Gamma + Gaussian family's problem for the generic optimiser (:mod:`arete_proofs.privacy.optimizer`).
+
+    ``family`` ``"gauss"`` (:math:`\lambda = 0`; free coordinates :math:`(\ln\alpha,\ln\theta)`) or
+    ``"both"`` (also :math:`\ln\lambda`); the calibrated parameter is :math:`\sigma`, the smallest
+    with the float64 estimate at ``eps * (1 - 2e-9)`` (bisection, ``_solve_sigma``); one start (the
+    issue's exploration values at eps = 8, else a rule of thumb, or ``start``), one Nelder-Mead pass
+    from scipy's default simplex with ``maxfev``.  Confirmation: the certified
+    :func:`arete_proofs.privacy.tight_gauss.tight_epsilon` (``upper_bound``); a
+    :class:`~arete_proofs.PrecisionError` at ``digits`` retries at 8 digits; while above the target,
+    :math:`\sigma` grows by :math:`1 + 2^k(10^{-9} + \text{excess}/\varepsilon)`.
+
+    >>> p = GaussProblem(8)
+    >>> [round(float(v), 6) for v in p.starts()[0]] == [round(math.log(0.014727), 6), round(math.log(0.85419), 6)]
+    True
+    >>> p.scaled({"alpha": 0.1, "theta": 1.0, "lam": 0.0, "sigma": 0.02}, 3.0)["sigma"]   # sigma scales with Delta
+    0.06
+    """
+
+    family = "arete_gauss"
+    max_confirmations = 8
+
+    def __init__(self, eps, *, objective="mean_abs", family="gauss", start=None, xatol=1e-3, alpha_max=0.999,
+                 maxfev=120, workers=1):
+        if not 0 < alpha_max < 1:
+            raise ValueError(f"alpha_max must be in (0, 1), got {alpha_max!r}")
+        if family not in ("gauss", "both"):
+            raise ValueError(f"family must be 'gauss' or 'both' here, got {family!r}")
+        with mp.workdps(parse_precision(15)):
+            e = float(positive(eps, "eps"))
+        super().__init__(e, objective=objective)
+        self.eps_text = eps  # the target compared with the certified bound: the value as given
+        self.kind = family
+        self.target = self.eps * (1 - _MARGIN)
+        self.alpha_max = alpha_max
+        self.workers = workers
+        if start is None:
+            e = self.eps
+            start = _START.get(int(round(e)) if abs(e - round(e)) < 1e-9 else None,
+                               (0.015 * math.exp(-0.6 * (e - 8)), 0.85))
+        self.start = start
+        self.coarse = Pass(step=None, xatol=xatol, fatol=1e-7, maxfev=maxfev)
+        self.sg_cache = {}
+
+    def starts(self):
+        a0, th0 = self.start
+        return [np.array([math.log(a0), math.log(th0)] + ([math.log(0.1 / self.eps)] if self.kind == "both" else []))]
+
+    def _point(self, x):
+        a, th = math.exp(x[0]), math.exp(x[1])
+        la = math.exp(x[2]) if self.kind == "both" else 0.0
+        return a, th, la
+
+    def F(self, x, guess=None):
+        a, th, la = self._point(x)
+        if not (1e-8 < a < self.alpha_max and la < th):
+            return 1e9
+        self.evaluations += 1
+        try:
+            sg = _solve_sigma(self.target, a, th, la, self.sg_cache.get("last"))
+        except _SigmaZero:
+            return math.log(_objective_value(self.objective, a, th, la, 0.0))
+        except (ValueError, ArithmeticError):
+            return 1e9
+        self.sg_cache["last"] = sg
+        self.sg_cache[tuple(x)] = sg
+        return math.log(_objective_value(self.objective, a, th, la, sg))
+
+    def finish(self, x):
+        a, th, la = self._point(x)
+        try:
+            sg = _solve_sigma(self.target, a, th, la)
+        except _SigmaZero:
+            sg = 0.01 * th
+        return ({"alpha": a, "theta": th, "lam": la, "sigma": sg}, float("nan"),
+                _objective_value(self.objective, a, th, la, sg))
+
+    # -- confirmation: the certified tight epsilon ---------------------------------------
+    def scaled(self, params, D):
+        return {"alpha": params["alpha"], "theta": params["theta"] * D, "lam": params["lam"] * D,
+                "sigma": params["sigma"] * D}
+
+    def certify(self, params, Delta, digits):
+        a, th, la, sg = params["alpha"], params["theta"], params["lam"], params["sigma"]
+        try:
+            return tight_gauss.tight_epsilon(a, th, la, sg, Delta, digits=digits, workers=self.workers)
+        except PrecisionError as err:  # a cover too fine at d digits: certify at fewer (still a bracket)
+            if digits <= 8:
+                raise PrecisionError(f"{err} (at alpha={a!r}, theta={th!r}, lam={la!r}, sigma={sg!r})") from err
+            self.digits = 8
+            return None
+
+    def moments(self, params, digits):
+        p = (params["alpha"], params["theta"], params["lam"], params["sigma"])
+        return arete_gauss.mean_abs(*p, digits=digits), arete_gauss.var(*p, digits=digits)
+
+    def recalibrate(self, params, result, eps_mp, attempt):
+        sg = params["sigma"] * (1 + 2.0 ** attempt * (1e-9 + float(result.upper_bound - eps_mp) / self.eps))
+        return {**params, "sigma": sg}
+
+    def failure(self, eps, params, result):
+        return f"could not confirm eps <= {self.eps_text!r} with the certified tight epsilon"
+
+
 def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-3, alpha_max=0.999, maxfev=120):
     r"""Float64 search: ``(alpha, theta, lam, sigma, value, evaluations)`` at :math:`\Delta = 1`.
 
@@ -168,44 +275,13 @@ def search(eps, *, family="gauss", objective="mean_abs", start=None, xatol=1e-3,
     Where :math:`\sigma \to 0` already meets the target (:math:`\alpha > 1/2`: :math:`X_1 - X_2`
     alone has a finite loss) the value is that of :math:`\sigma = 0`, and the returned
     :math:`\sigma` is ``0.01 * theta`` (feasible too: adding noise is post-processing).
+    :func:`arete_proofs.privacy.optimizer.search` on :class:`GaussProblem`.
     """
-    if not 0 < alpha_max < 1:
-        raise ValueError(f"alpha_max must be in (0, 1), got {alpha_max!r}")
-    target = eps * (1 - _MARGIN)
-    count = [0]
-    if start is None:
-        start = _START.get(int(round(eps)) if abs(eps - round(eps)) < 1e-9 else None,
-                           (0.015 * math.exp(-0.6 * (eps - 8)), 0.85))
-    a0, th0 = start
-    sg_cache = {}
-
-    def F(x):
-        a, th = math.exp(x[0]), math.exp(x[1])
-        la = math.exp(x[2]) if family == "both" else 0.0
-        if not (1e-8 < a < alpha_max and la < th):
-            return 1e9
-        count[0] += 1
-        try:
-            sg = _solve_sigma(target, a, th, la, sg_cache.get("last"))
-        except _SigmaZero:
-            return math.log(_objective_value(objective, a, th, la, 0.0))
-        except (ValueError, ArithmeticError):
-            return 1e9
-        sg_cache["last"] = sg
-        sg_cache[tuple(x)] = sg
-        return math.log(_objective_value(objective, a, th, la, sg))
-
-    x0 = [math.log(a0), math.log(th0)] + ([math.log(0.1 / eps)] if family == "both" else [])
-    res = sopt.minimize(F, x0, method="Nelder-Mead",
-                        options=dict(xatol=xatol, fatol=1e-7, initial_simplex=None, maxfev=maxfev))
-    x = res.x
-    a, th = math.exp(x[0]), math.exp(x[1])
-    la = math.exp(x[2]) if family == "both" else 0.0
-    try:
-        sg = _solve_sigma(target, a, th, la)
-    except _SigmaZero:
-        sg = 0.01 * th
-    return a, th, la, sg, _objective_value(objective, a, th, la, sg), count[0]
+    problem = GaussProblem(eps, objective=objective, family=family, start=start, xatol=xatol, alpha_max=alpha_max,
+                           maxfev=maxfev)
+    p = _optimizer.search(problem)
+    q = p.params
+    return q["alpha"], q["theta"], q["lam"], q["sigma"], p.value, p.evaluations
 
 
 def optimize(eps, Delta=1, *, family="gauss", objective="mean_abs", digits=12, workers=1, start=None,
@@ -227,27 +303,16 @@ def optimize(eps, Delta=1, *, family="gauss", objective="mean_abs", digits=12, w
     with mp.workdps(parse_precision(d)):
         eps_mp = positive(eps, "eps")
         D_mp = positive(Delta, "Delta")
-    target, D = float(eps_mp), float(D_mp)
+    target = float(eps_mp)
+    if not D_mp > 0:  # pragma: no cover - positive() has refused it
+        raise ValueError("Delta must be positive")
     if family == "arete":
         r = arete_optimize.optimize(eps, Delta, objective=objective, digits=d)
         return GaussOptimum("arete", r.alpha, r.theta, r.lam, 0.0, r.epsilon, r.epsilon, r.mean_abs,
                             r.variance, objective, target, time.perf_counter() - t0, r.evaluations)
-    a, th, la, sg, _v, n = search(target, family=family, objective=objective, start=start, alpha_max=alpha_max,
-                                  maxfev=maxfev)
-    for attempt in range(8):
-        try:
-            r = tight_gauss.tight_epsilon(a, th * D, la * D, sg * D, Delta, digits=d, workers=workers)
-        except PrecisionError as err:  # a cover too fine at d digits: certify at fewer (still a bracket)
-            if d <= 8:
-                raise PrecisionError(f"{err} (at alpha={a!r}, theta={th!r}, lam={la!r}, sigma={sg!r})") from err
-            d = 8
-            continue
-        if r.upper_bound <= eps_mp:
-            break
-        sg *= 1 + 2.0 ** attempt * (1e-9 + float(r.upper_bound - eps_mp) / target)
-    else:
-        raise ArithmeticError(f"could not confirm eps <= {eps!r} with the certified tight epsilon")
-    m = arete_gauss.mean_abs(a, th * D, la * D, sg * D, digits=d)
-    v = arete_gauss.var(a, th * D, la * D, sg * D, digits=d)
-    return GaussOptimum(family, a, th * D, la * D, sg * D, r.epsilon, r.upper_bound, m, v, objective,
-                        target, time.perf_counter() - t0, n, r.t_star)
+    problem = GaussProblem(eps, objective=objective, family=family, start=start, alpha_max=alpha_max,
+                           maxfev=maxfev, workers=workers)
+    o = _optimizer.optimize(problem, Delta, digits=d)
+    z = o.params
+    return GaussOptimum(family, z["alpha"], z["theta"], z["lam"], z["sigma"], o.epsilon, o.epsilon_upper, o.mean_abs,
+                        o.variance, objective, target, time.perf_counter() - t0, o.evaluations, o.t_star)

@@ -1,4 +1,4 @@
-r"""Arete noise in Google's ``dp_accounting``: a pessimistic privacy-loss distribution (PLD) and its composition.
+r"""Noise of :mod:`arete_proofs.noise` in Google's ``dp_accounting``: a pessimistic privacy-loss distribution (PLD) and its composition.
 
 Extra ``accounting`` (``pip install 'arete-proofs[accounting]'``, package ``dp-accounting``).
 ``dp_accounting``'s additive-noise PLDs assume a privacy loss monotone in the output;
@@ -53,21 +53,20 @@ import numpy as np
 
 from . import accounting
 
-try:  # optional extra 'accounting'
-    from dp_accounting.pld import privacy_loss_distribution as _pld
-except ImportError:  # pragma: no cover - exercised only without the extra
-    _pld = None
-
-__all__ = ["arete_pld", "loss_pmf", "compose", "ETA"]
+__all__ = ["noise_pld", "loss_pmf", "compose", "ETA"]
 
 #: Allowance for the float64 error of the privacy loss; every loss is rounded up from L + ETA.
 ETA = 1e-9
 
 
 def _need():
-    if _pld is None:
-        raise ImportError("arete_proofs.privacy.pld needs dp_accounting: pip install 'arete-proofs[accounting]'")
-    return _pld
+    """dp_accounting's ``privacy_loss_distribution`` module (imported here: an optional extra)."""
+    try:
+        from dp_accounting.pld import privacy_loss_distribution
+    except ImportError:
+        raise ImportError("arete_proofs.privacy.pld needs dp_accounting: "
+                          "pip install 'arete-proofs[accounting]'") from None
+    return privacy_loss_distribution
 
 
 def _pieces(t, L, t_star):
@@ -78,23 +77,24 @@ def _pieces(t, L, t_star):
     return [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1) if cuts[k + 1] > cuts[k]]
 
 
-def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=1e-3, digits=8, sigma=0):
+def loss_pmf(noise, sensitivity=1, *, value_discretization_interval=1e-3, digits=8):
     r"""The pessimistic rounded PMF of the privacy loss: ``({k: mass}, h)``, loss ``k*h`` rounded up.
 
+    ``noise``: a symmetric unimodal family of :mod:`arete_proofs.noise` that supports ``account``.
     Masses sum to 1 (within float64 rounding); the expected :math:`e^{-L}` is at most 1
     (a PLD of a dominating pair).
 
-    >>> pmf, h = loss_pmf("0.3", 1, "0.5", 1, value_discretization_interval=1e-2)
+    >>> from arete_proofs.noise import make
+    >>> pmf, h = loss_pmf(make("arete", alpha="0.3", theta=1, lam="0.5"), 1, value_discretization_interval=1e-2)
     >>> abs(sum(pmf.values()) - 1) < 1e-12 and max(pmf) * h <= 2 + h   # |L| <= Delta/lam = 2
     True
     """
     h = float(value_discretization_interval)
     if not (h > 0 and math.isfinite(h)):
         raise ValueError(f"value_discretization_interval must be positive, got {value_discretization_interval!r}")
-    loss = accounting._Loss(alpha, theta, lam, sensitivity, digits, sigma)
+    loss = accounting._Loss(noise, sensitivity, digits)
     eta = max(ETA, loss.float_error)
     loss.build_grid(loss.end(10))
-    a, th, lam_ = loss.fp
     s = loss.sf_
     t_grid, L_grid, T = loss.grid
     # [-s/2, 0]: L increasing (module docstring of accounting); then the scan grid on (0, T]
@@ -152,7 +152,7 @@ def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=
         lower = np.where(trough, np.minimum(lower, np.minimum(env_lo, L[:-1])), lower)
     else:
         width = np.diff(t)
-        lower = np.where(trough, lower - width / lam_, lower)
+        lower = np.where(trough, lower - width / loss.hints.lipschitz, lower)
     kp = np.ceil((upper + eta) / h).astype(np.int64)
     kq = np.ceil((-lower + eta) / h).astype(np.int64)
     pmf = {}
@@ -170,28 +170,31 @@ def loss_pmf(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=
     return pmf, h
 
 
-def arete_pld(alpha, theta, lam, sensitivity=1, *, value_discretization_interval=1e-3, digits=8, sigma=0):
-    r"""A pessimistic ``dp_accounting`` ``PrivacyLossDistribution`` of one release of Arete noise.
+def noise_pld(noise, sensitivity=1, *, value_discretization_interval=1e-3, digits=8):
+    r"""A pessimistic ``dp_accounting`` ``PrivacyLossDistribution`` of one release of ``noise``.
 
-    The law of the privacy loss :math:`L(Z) = \ln f_A(Z) - \ln f_A(Z+\Delta)`,
-    :math:`Z \sim f_A` (Definition 9), each value rounded up to the grid :math:`h\mathbb{Z}`
+    ``noise``: a symmetric unimodal family of :mod:`arete_proofs.noise` that supports
+    ``account`` (``laplace``, ``arete``, ``arete_gauss``).  The law of the privacy loss
+    :math:`L(Z) = \ln f(Z) - \ln f(Z+\Delta)`, :math:`Z \sim f`, each value rounded up to the grid :math:`h\mathbb{Z}`
     (module docstring).  Its ``get_delta_for_epsilon(eps)``, the
     :math:`\delta(\varepsilon) = E(1 - e^{\varepsilon - L(Z)})_+` of
     :math:`(\varepsilon, \delta)`-DP (Definition 25), is at least the exact
     :func:`~arete_proofs.privacy.accounting.hockey_stick` for every eps, and exceeds it by
     :math:`O(h)`; ``compose``/``self_compose`` give the composition with any PLD of the
-    same ``value_discretization_interval`` (``h``).  ``sigma > 0``: the noise with a Gaussian
-    part :math:`N(0,\sigma^2)` (module docstring).  Needs the extra ``accounting``.
+    same ``value_discretization_interval`` (``h``).  With a Gaussian part: module docstring.
+    Needs the extra ``accounting``.
 
-    >>> pld = arete_pld("0.5", 1, 1, 1, value_discretization_interval=1e-2)
+    >>> from arete_proofs.noise import make
+    >>> z = make("arete", alpha="0.5", theta=1, lam=1)
+    >>> pld = noise_pld(z, 1, value_discretization_interval=1e-2)
     >>> from arete_proofs.privacy.accounting import hockey_stick
-    >>> exact = hockey_stick("0.5", 1, 1, 1, 0.5, digits=4)
+    >>> exact = hockey_stick(z, 1, 0.5, digits=4)
     >>> bool(exact <= pld.get_delta_for_epsilon(0.5) <= exact + 0.01)    # pessimistic, within O(h)
     True
     """
     lib = _need()
-    pmf, h = loss_pmf(alpha, theta, lam, sensitivity, value_discretization_interval=value_discretization_interval,
-                      digits=digits, sigma=sigma)
+    pmf, h = loss_pmf(noise, sensitivity, value_discretization_interval=value_discretization_interval,
+                      digits=digits)
     return lib.PrivacyLossDistribution.create_from_rounded_probability(pmf, 0.0, h, pessimistic_estimate=True)
 
 
@@ -202,7 +205,8 @@ def compose(pld, k: int):
     is the ``k``-fold convolution and :math:`\delta_k(\varepsilon) = E(1 - e^{\varepsilon -
     (L_1 + \dots + L_k)})_+` (Definition 25 for the composed mechanism); it grows with ``k``.
 
-    >>> p = arete_pld("0.5", 1, 1, 1, value_discretization_interval=1e-2)
+    >>> from arete_proofs.noise import make
+    >>> p = noise_pld(make("arete", alpha="0.5", theta=1, lam=1), 1, value_discretization_interval=1e-2)
     >>> d = [compose(p, k).get_delta_for_epsilon(1.0) for k in (1, 2, 3)]
     >>> bool(d[0] < d[1] < d[2]), bool(abs(d[1] - p.compose(p).get_delta_for_epsilon(1.0)) < 1e-12)
     (True, True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..noise import make
 from ..privacy import composition as comp
 from . import figures
 
@@ -54,7 +55,8 @@ def composition_data(targets=TARGETS, k_values=comp.K_VALUES, delta=comp.DELTA,
     def compute():
         out = []
         for t in targets:
-            c = comp.compare(*figures.STORED_OPTIMA[t], delta=delta, k_values=tuple(ks),
+            a, th, lam = figures.STORED_OPTIMA[t]
+            c = comp.compare(make("arete", alpha=a, theta=th, lam=lam), delta=delta, k_values=tuple(ks),
                              relative_interval=relative_interval, progress=progress)
             d = c.as_dict()
             d["target"] = t
