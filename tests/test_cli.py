@@ -21,7 +21,7 @@ from mpmath import mp
 
 import arete_proofs
 from arete_proofs.distributions import arete
-from arete_proofs.cli import add_parameter_options, build_parser, format_value, main, resolve_parameters
+from arete_proofs.cli import add_noise_options, build_parser, format_value, main, resolve_noise
 from arete_proofs.distributions.params import paper_parameters
 
 REPO = Path(__file__).resolve().parents[1]
@@ -265,14 +265,14 @@ def test_help_is_informative(capsys):
 
 
 def test_parameter_options_are_reusable():
-    # a later subcommand adds the same options to its own parser
+    # a later subcommand adds the same options (the noise flags) to its own parser
     parser = argparse.ArgumentParser()
-    add_parameter_options(parser)
-    params = resolve_parameters(parser.parse_args(["--alpha", "0.1", "--theta", "2", "--lam", "0.3"]), 15)
-    assert (params.alpha, params.theta, params.lam) == ("0.1", "2", "0.3")
-    params = resolve_parameters(parser.parse_args(["--paper-eps", "20"]), 15)
-    assert params.report["paper_eps"] == "20"
-    assert mp.almosteq(params.alpha, mp.exp(-5))
+    add_noise_options(parser)
+    choice = resolve_noise(parser.parse_args(["--alpha", "0.1", "--theta", "2", "--lam", "0.3"]), 15)
+    assert choice.name == "arete" and choice.report == {"alpha": "0.1", "theta": "2", "lam": "0.3"}
+    choice = resolve_noise(parser.parse_args(["--paper-eps", "20"]), 15)
+    assert choice.report["paper_eps"] == "20"
+    assert mp.almosteq(mp.mpf(choice.report["alpha"]), mp.exp(-5))
     assert "density" in build_parser().format_help()
 
 

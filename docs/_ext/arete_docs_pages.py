@@ -404,7 +404,7 @@ def search_section(sid, search_data=None) -> list:
         if sid not in data.get("fingerprints", {}):
             return L
     L += ["`arete verify --search` ({mod}`arete_proofs.chain.search`) maximises "
-          "$\ln(\mathrm{lhs}/\mathrm{rhs})$ of each bound over the statement's whole hypothesis region "
+          r"$\ln(\mathrm{lhs}/\mathrm{rhs})$ of each bound over the statement's whole hypothesis region "
           "(differential evolution on the float64 path from the grid's worst points, then Nelder-Mead), "
           "and confirms the worst candidates with the exact engine. Below, per bound, the **searched "
           "worst point** and its exact slack beside the **grid's worst point** on the "
