@@ -209,7 +209,7 @@ def certify(beta, a, Delta=1, *, prec=128):
         if b >= 1:
             return A * D, "beta >= 1: a Delta (items 3-4)"
         z = (-2 * A).exp()
-        val = (A * D + flint.arb.hypgeom_2f1(B, B, 1, z).log() - flint.arb.hypgeom_2f1(B, B + D, 1 + D, z).log()
+        val = (A * D + z.hypgeom_2f1(B, B, 1).log() - z.hypgeom_2f1(B, B + D, 1 + D).log()
                + flint.arb(D + 1).lgamma() + B.lgamma() - (B + D).lgamma())
         if not val.is_finite():
             raise ArithmeticError("certify: the ball is not finite (raise prec)")
