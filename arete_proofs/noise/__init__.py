@@ -47,6 +47,7 @@ _MODULES = (
     ("staircase", "arete_proofs.noise.staircase", "StaircaseNoise"),
     ("arete", "arete_proofs.noise.arete", "AreteNoise"),
     ("arete_gauss", "arete_proofs.noise.arete_gauss", "AreteGaussNoise"),
+    ("dlap", "arete_proofs.noise.dlap", "DLapNoise"), ("gdl", "arete_proofs.noise.gdl", "GDLNoise"),
 )
 
 
