@@ -55,7 +55,7 @@ from mpmath import mp
 
 from .._validation import GUARD_DIGITS, PrecisionError, parse_precision, real
 
-__all__ = ["DiscreteHockeyStick", "hockey_stick", "hockey_stick_details", "hockey_stick_window",
+__all__ = ["GDLLaw", "DiscreteHockeyStick", "hockey_stick", "hockey_stick_details", "hockey_stick_window",
            "epsilon_for_delta", "loss_pmf", "noise_pld"]
 
 #: Every loss is rounded up from L + ETA in the PLD (the engine's loss is exact to far better).
@@ -75,6 +75,51 @@ class DiscreteHockeyStick:
     q_mass: object
     tight: object
     digits: int
+
+
+class GDLLaw:
+    r"""GDL(beta, a) as the accounting here sees it (the interface of an integer-valued noise), for layers below :mod:`arete_proofs.noise`.
+
+    >>> from mpmath import mp
+    >>> from arete_proofs.noise import make
+    >>> mp.almosteq(hockey_stick(GDLLaw("0.5", 1), 2, 1), hockey_stick(make("gdl", beta="0.5", a=1), 2, 1))
+    True
+    """
+
+    integer_valued = True
+    symmetric_unimodal = True
+    name = "gdl"
+
+    def __init__(self, beta, a):
+        self.beta, self.a = beta, a
+
+    def _beta_a(self):
+        return self.beta, self.a
+
+    def pmf(self, k, *, digits=None):
+        from ..distributions import gdl
+
+        return gdl.pmf(k, self.beta, self.a, digits=digits)
+
+    def logpmf(self, k, *, digits=None):
+        from ..distributions import gdl
+
+        return gdl.logpmf(k, self.beta, self.a, digits=digits)
+
+    def sf(self, x, *, digits=None):
+        from ..distributions import gdl
+
+        return gdl.sf(x, self.beta, self.a, digits=digits)
+
+    def tight_epsilon(self, Delta=1, *, digits=12):
+        from . import tight_gdl
+
+        return tight_gdl.tight_epsilon(self.beta, self.a, Delta, digits=digits)
+
+    def discrete_loss_shape(self, Delta=1):
+        with mp.workdps(40):
+            b = mp.mpf(self.beta)
+        return "decreasing" if b < 1 else ("constant" if b == 1 else "increasing")
 
 
 def _check(noise, sensitivity, eps, digits):
