@@ -93,7 +93,7 @@ def check_gdl_sum(grid=(("0.3", "0.4", "1"), ("0.5", "0.5", "0.3"), ("1", "2", "
                 if abs(conv - direct) > direct * mp.mpf(10) ** (-digits):
                     bad.append({"beta1": b1, "beta2": b2, "a": a, "k": k, "conv": _s(conv, 12), "pmf": _s(direct, 12)})
     return Record("hm25-gdl-sum", "GDL(b1, a) * GDL(b2, a) = GDL(b1 + b2, a)", "fails" if bad else "holds", n, bad,
-                  f"pmf convolution against the closed form, |k| <= 5, to {digits} digits")
+                  f"pmf convolution against the closed form at k = -5..5, to {digits} digits")
 
 
 def check_theorem_13(grid=None, *, digits=15, brute=True, formula=None):
@@ -192,7 +192,7 @@ def check_theorem_15(grid=None, *, digits=15):
     Each grid point asserts the hypothesis (points that violate it are refused, not checked).
 
     >>> r = check_theorem_15(grid=[(1000, "9.008")])
-    >>> r.verdict, r.notes.split(";")[0]
+    >>> r.verdict, r.notes.split(" (")[0]
     ('holds', 'Delta=1000, eps=9.008: eps* = 2.22971')
     """
     grid = list(GRID_15) if grid is None else list(grid)
