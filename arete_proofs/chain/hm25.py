@@ -50,8 +50,12 @@ GRID_15 = list(dict.fromkeys([(1000, "9.008"), (10, "5")] + [(D, e) for D in (1,
 
 @dataclass
 class Record:
-    """A checked statement: ``id``, ``statement``, ``verdict`` (``holds``/``fails``), ``points`` checked,
-    ``counterexamples`` (dicts of decimal strings), ``notes``."""
+    """A checked statement of the 2025 paper (e.g. Theorem 13): ``id``, ``statement``, ``verdict``
+    (``holds``/``fails``), ``points`` checked, ``counterexamples`` (dicts of decimal strings), ``notes``.
+
+    >>> check_corollary_14(grid=[("10", "1", 5)]).counterexamples[0]["exact"]   # beyond beta < 1: 5 > 5 + ln(1/2)
+    '5.0'
+    """
 
     id: str
     statement: str
@@ -218,13 +222,17 @@ def check_theorem_15(grid=None, *, digits=15):
 
 
 def check_all(*, digits=15):
-    """All four records (default grids)."""
+    """All four records on the default grids (GDL sum, Theorem 13, Corollary 14, Theorem 15; about 10 s)."""
     return [check_gdl_sum(digits=min(digits, 20)), check_theorem_13(digits=digits),
             check_corollary_14(digits=digits), check_theorem_15(digits=digits)]
 
 
 def table(records=None):
-    """A markdown table of the records (what ``docs/gdl.md`` shows: ``python -m arete_proofs.chain.hm25``)."""
+    """A markdown table of the records (Theorems 13, 15, Corollary 14; ``docs/gdl.md`` shows ``python -m arete_proofs.chain.hm25``).
+
+    >>> print(table([check_theorem_15(grid=[(1000, "9.008")])]).splitlines()[2])
+    | `hm25-theorem-15` | holds | 1 | Delta=1000, eps=9.008: eps* = 2.22971 (Corollary 14's bound is loose for large Delta, nearly tight at Delta = 1) |
+    """
     records = check_all() if records is None else records
     rows = ["| statement | verdict | points | example |", "|---|---|---|---|"]
     for r in records:

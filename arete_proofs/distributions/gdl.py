@@ -239,7 +239,7 @@ def var(beta, a, *, digits=None):
 
 
 def pmf_range(K, beta, a, *, digits=None):
-    r"""``[p_0, ..., p_K]`` at ``digits`` digits (forward recurrence at a raised precision, checked).
+    r"""``[p_0, ..., p_K]`` at ``digits`` digits: :math:`q(n-\beta)p_n = (1+q^2)(n-1)p_{n-1} - q(n-2+\beta)p_{n-2}` forward at a raised precision, checked at :math:`p_K`.
 
     >>> from mpmath import mp
     >>> ps = pmf_range(40, "0.3", "0.8", digits=20)

@@ -78,7 +78,7 @@ class DiscreteHockeyStick:
 
 
 class GDLLaw:
-    r"""GDL(beta, a) as the accounting here sees it (the interface of an integer-valued noise), for layers below :mod:`arete_proofs.noise`.
+    r"""GDL(:math:`\beta`, :math:`a`) as the accounting here sees it (the interface of an integer-valued noise), for layers below :mod:`arete_proofs.noise`.
 
     >>> from mpmath import mp
     >>> from arete_proofs.noise import make
@@ -381,9 +381,11 @@ def noise_pld(noise, sensitivity=1, *, value_discretization_interval=1e-3, digit
     >>> bool(exact <= pld.get_delta_for_epsilon(1.0) <= exact + 2e-3)
     True
     """
-    from .pld import _need
-
-    lib = _need()
+    try:
+        from dp_accounting.pld import privacy_loss_distribution as lib
+    except ImportError:
+        raise ImportError("arete_proofs.privacy.accounting_discrete.noise_pld needs dp_accounting: "
+                          "pip install 'arete-proofs[accounting]'") from None
     pmf, h = loss_pmf(noise, sensitivity, value_discretization_interval=value_discretization_interval,
                       digits=digits)
     return lib.PrivacyLossDistribution.create_from_rounded_probability(pmf, 0.0, h, pessimistic_estimate=True)
