@@ -235,12 +235,10 @@ class GDLNoise(Noise):
             return gdl_variates(beta / n, a, shape, g)
 
         def sum_law(m):
-            from .. import noise as _noise
-
             m = _s._count(m, "contributors")
             with mp.workdps(40):
                 b_sum = mp.mpf(self._beta_a()[0]) * m / n
-            law = _noise.make("gdl", beta=b_sum, a=a_text)
+            law = GDLNoise(beta=b_sum, a=a_text)
             return _GDLSum(law, m / n, f"GDL({mp.nstr(b_sum, 12)}, {a_text}): the sum of {m} shares")
 
         from ._shares import Shares
