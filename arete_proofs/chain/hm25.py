@@ -35,7 +35,7 @@ from mpmath import mp
 from ..privacy import accounting_discrete, tight_gdl
 
 __all__ = ["Record", "check_gdl_sum", "check_theorem_13", "check_corollary_14", "check_theorem_15", "check_all",
-           "table", "GRID_13", "GRID_BEYOND", "GRID_15"]
+           "table", "eps_table", "EPS_ROWS", "GRID_13", "GRID_BEYOND", "GRID_15"]
 
 #: (beta, a, Delta) with beta < 1: Theorem 13's and Corollary 14's hypothesis.
 GRID_13 = list(dict.fromkeys([("0.5", "0.7", 3)] + [(b, a, D) for b in ("0.05", "0.3", "0.5", "0.9", "0.99")
@@ -242,5 +242,29 @@ def table(records=None):
     return "\n".join(rows)
 
 
+#: The parameter sets of ``docs/gdl.md``'s epsilon table.
+EPS_ROWS = (("0.5", "0.7", 3), ("0.1", "1", 1), ("0.9", "0.1", 10), ("1", "1", 5), ("2", "1", 1), ("10", "1", 5))
+
+
+def eps_table(rows=EPS_ROWS, *, digits=10):
+    r"""Markdown: exact :math:`\varepsilon^*`, where it is attained, Theorem 13's closed form and Corollary 14's bound.
+
+    >>> print(eps_table([("2", "1", 1)]).splitlines()[2])      # beta > 1: the closed form understates
+    | 2 | 1 | 1 | 1.0 | no (tail limit a Delta) | 0.4337808305 | 0.3068528194 |
+    """
+    out = ["| beta | a | Delta | exact eps* | attained | Theorem 13 closed form | a Delta + ln(Delta/beta) |",
+           "|---|---|---|---|---|---|---|"]
+    for b, a, D in rows:
+        r = tight_gdl.tight_epsilon(b, a, D, digits=digits + 2)
+        f = tight_gdl.theorem13_value(b, a, D, digits=digits + 2)
+        with mp.workdps(digits + 10):
+            c = mp.mpf(a) * D + mp.log(mp.mpf(D) / mp.mpf(b))
+        where = "k = 0" if r.attained else "no (tail limit a Delta)"
+        out.append(f"| {b} | {a} | {D} | {_s(r.epsilon, digits)} | {where} | {_s(f, digits)} | {_s(c, digits)} |")
+    return "\n".join(out)
+
+
 if __name__ == "__main__":  # pragma: no cover
     print(table())
+    print()
+    print(eps_table())
