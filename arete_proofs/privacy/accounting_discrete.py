@@ -340,10 +340,7 @@ def loss_pmf(noise, sensitivity=1, *, value_discretization_interval=1e-3, digits
         raise ValueError(f"value_discretization_interval must be positive, got {value_discretization_interval!r}")
     d, D, _ = _check(noise, sensitivity, None, digits)
     top = float(noise.tight_epsilon(D, digits=d).epsilon)
-    # K: P(|X| > K) < tail (exponential search on the exact survival function)
-    K = 16
-    while 2 * noise.sf(K, digits=6) > tail:
-        K *= 2
+    K = _tail_cut(noise, tail)
     ps = _pmf_table(noise, K + D, d)
     with mp.workdps(d + GUARD_DIGITS):
         lps = [mp.log(x) for x in ps]
@@ -358,6 +355,20 @@ def loss_pmf(noise, sensitivity=1, *, value_discretization_interval=1e-3, digits
     ktop = int(math.ceil((top + ETA) / h))
     pmf[ktop] = pmf.get(ktop, 0.0) + max(0.0, 1.0 - mass)
     return pmf, h
+
+
+def _tail_cut(noise, tail):
+    r"""A ``K`` with :math:`P(|X| > K) \le` ``tail``: the tail bound :math:`P(X > K) \le p_K r_K/(1-r_K)` of
+    :mod:`arete_proofs.distributions.gdl` (``r_K = q max(1, (K+beta)/(K+1))``), by doubling ``K``."""
+    beta, a = noise._beta_a()
+    with mp.workdps(30):
+        b, q = mp.mpf(beta), mp.exp(-mp.mpf(a))
+        K = 16
+        while True:
+            r = q * max(mp.one, (K + b) / (K + 1))
+            if r < 1 and 2 * noise.pmf(K, digits=8) * r / (1 - r) <= tail:
+                return K
+            K *= 2
 
 
 def _pmf_table(noise, K, d):
