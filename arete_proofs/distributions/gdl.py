@@ -46,6 +46,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, parse_precision, positive, real, resolve_digits
@@ -115,55 +117,71 @@ def _ratio_bound(k, beta, q):
     return q * max(mp.one, (k + beta) / (k + 1))
 
 
+#: The stopping test of the tail sums runs every this many steps (stopping later only adds terms).
+_CHECK_EVERY = 16
+
+
 def _run(n0, beta, a, wd, *, stop=None, count=None, weight=False):
-    """Forward recurrence from p_{n0}, p_{n0+1} (closed form): yields (n, p_n) at precision ``wd``.
+    """Forward recurrence from p_{n0}, p_{n0+1} (closed form) at precision ``wd``.
 
     Stops after ``count`` terms, or (``stop`` digits) when the tail bound of the module
     docstring is below 10^-stop of the running sum (of p_n, or of n p_n with ``weight``).
-    Returns (list of terms or sums, last n, last term, ok) where ok says the last term
-    agrees with the closed form to 10^-(wd - loss).
+    Returns (terms -- only with ``count`` --, sum, last n, ok) where ok says the last term
+    agrees with the closed form to 10^-stop (the error of the recurrence grows with n, so
+    the earlier terms are at least as accurate).
     """
     q = mp.exp(-a)
-    q2 = q * q
+    c1 = 1 + q * q
     p_prev = mp.exp(_log_closed(n0, beta, a))
     p_cur = mp.exp(_log_closed(n0 + 1, beta, a))
-    terms = [p_prev, p_cur]
+    keep = count is not None
+    terms = [p_prev, p_cur] if keep else None
     n = n0 + 1
     total = n0 * p_prev + n * p_cur if weight else p_prev + p_cur
+    eps_stop = mp.mpf(10) ** (-stop) if stop is not None else None
+    length = 2
     while True:
-        if count is not None and len(terms) >= count:
+        if keep and length >= count:
             break
-        if stop is not None:
+        if stop is not None and n % _CHECK_EVERY == 0:
             r = _ratio_bound(n, beta, q)
             if weight:
                 r = r * (n + 1) / n
             if r < 1:
                 term = n * p_cur if weight else p_cur
-                if term * r / (1 - r) <= mp.mpf(10) ** (-stop) * total:
+                if term * r / (1 - r) <= eps_stop * total:
                     break
         n += 1
-        if abs(n - beta) < mp.mpf("0.5"):
+        if abs(n - beta) < 0.5:
             p_new = mp.exp(_log_closed(n, beta, a))
         else:
-            p_new = ((1 + q2) * (n - 1) * p_cur - q * (n - 2 + beta) * p_prev) / (q * (n - beta))
+            p_new = (c1 * (n - 1) * p_cur - q * (n - 2 + beta) * p_prev) / (q * (n - beta))
         p_prev, p_cur = p_cur, p_new
-        terms.append(p_cur)
+        length += 1
+        if keep:
+            terms.append(p_cur)
         total += n * p_cur if weight else p_cur
     exact = mp.exp(_log_closed(n, beta, a))
-    return terms, total, n, abs(p_cur - exact) <= abs(exact) * mp.mpf(10) ** (-(stop or 0) - 2) or exact == 0
+    tol = eps_stop if eps_stop is not None else mp.mpf(10) ** (-(wd // 3))
+    return terms, total, n, exact == 0 or abs(p_cur - exact) <= abs(exact) * tol
 
 
 def _extra(beta, a, d, steps=None):
-    """Digits lost by the forward recurrence over ``steps`` steps (default: a tail sum to 10^-d)."""
+    """Digits lost by the forward recurrence over ``steps`` steps (default: a tail sum to 10^-d).
+
+    The tail sum stops once p_k r/(1 - r) < 10^-d of the sum, p_k ~ k^(beta - 1) q^k and
+    1/(1 - r) ~ 1/a: about (d ln 10 + ln(1/a) + |beta - 1| ln k)/a steps; each step
+    amplifies the growing solution by q^-2 relative to the pmf.
+    """
     a = float(a)
     if steps is None:
-        steps = (d * 2.303 + 5 * abs(float(beta) - 1) + 10) / a + 10
+        steps = (d * 2.303 + max(0.0, -math.log(a)) + 3 * abs(float(beta) - 1) * math.log(d / a + 10) + 10) / a + 32
     return int(2 * a * steps / 2.303) + 10
 
 
 def _tail(n0, beta, a, d, weight=False):
     """sum_{k >= n0} p_k (or k p_k) to ``d`` digits (n0 >= 0)."""
-    wd = d + GUARD_DIGITS + _extra(beta, a, d)
+    wd = d + GUARD_DIGITS + _extra(beta, a, d + GUARD_DIGITS)
     for _ in range(6):
         with mp.workdps(wd):
             _, total, _, ok = _run(n0, beta, a, wd, stop=d + GUARD_DIGITS, weight=weight)
