@@ -15,6 +15,7 @@ def _working_precision():
 from arete_proofs.distributions import gdl
 from arete_proofs.noise import make
 from arete_proofs.privacy import tight_gdl
+from _gdl_reference import gdl_pmf_conv  # noqa: E402  (tests/_gdl_reference.py)
 
 CASES = [("0.05", "0.3", 1), ("0.5", "0.7", 3), ("0.9", "2", 2), ("0.3", "0.05", 10), ("1", "1", 4),
          ("2", "1", 1), ("5", "0.4", 3)]
@@ -86,3 +87,21 @@ def test_noise_interface_and_dlap():
 def test_bad_sensitivity(Delta, msg):
     with pytest.raises(ValueError, match=msg):
         tight_gdl.tight_epsilon("0.5", 1, Delta)
+
+
+@pytest.mark.parametrize("beta,a,D", [("10", "0.1", 20), ("1.5", "1", 1), ("5", "1", 5), ("0.5", "0.7", 3)])
+def test_tail_limit_from_the_asymptotics(beta, a, D):
+    """Item 4, independently of the closed form's case split: p_k ~ C k^(beta-1) q^k, so
+    L(k) + (beta - 1) ln((k + Delta)/k) -> a Delta with an O(1/k^2) error (checked at k = 1e4, 1e6)."""
+    gaps = []
+    for k in (10 ** 4, 10 ** 6):
+        L = tight_gdl.loss(k, D, beta, a, digits=25)
+        gaps.append(abs(L + (mp.mpf(beta) - 1) * mp.log(mp.mpf(k + D) / k) - mp.mpf(a) * D))
+    assert gaps[1] < 1e-7 and gaps[1] < gaps[0] * 1e-3
+
+
+def test_large_k_pmf_against_nb_convolution():
+    """The direct positive series of the 2F1 where mpmath's hyp2f1 does not converge (beta > 1, large k)."""
+    ref = gdl_pmf_conv([3000], "10", "0.1", 20)[3000]
+    v = gdl.pmf(3000, "10", "0.1", digits=20)
+    assert abs(v - ref) <= ref * mp.mpf(10) ** -19

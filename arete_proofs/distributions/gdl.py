@@ -79,11 +79,51 @@ def _floor(x, name="x"):
     return int(mp.floor(v))
 
 
+#: Above this many series terms the 2F1 is left to mpmath's transformations.
+_DIRECT_TERMS = 20000
+
+
+def _f21(beta, n, a):
+    r""":math:`F_n = {}_2F_1(\beta, \beta+n; 1+n; e^{-2a})` at the working precision.
+
+    Every term :math:`t_j = \frac{(\beta)_j(\beta+n)_j}{(1+n)_j\,j!} z^j` is positive, so the series is
+    summed directly (no cancellation) when it is short: the ratio
+    :math:`t_{j+1}/t_j = \frac{(\beta+j)(\beta+n+j)}{(1+n+j)(1+j)}z` is monotone in :math:`j` (decreasing
+    for :math:`\beta \ge 1`, increasing to :math:`z` for :math:`\beta < 1`), so the rest after
+    :math:`t_J` is at most :math:`t_J r/(1-r)` with :math:`r` the current ratio (:math:`\beta\ge1`,
+    once :math:`r < 1`) or :math:`z`.  mpmath's ``hyp2f1`` (which transforms the series near
+    :math:`z = 1`) is used only for long series; it fails for large :math:`n` and :math:`\beta > 1`.
+    """
+    z = mp.exp(-2 * a)
+    fz = float(z)
+    peak = max(0.0, (float(beta) * fz - 1) / (1 - fz)) if fz < 1 else float("inf")
+    est = peak + (mp.prec * 0.6931 + 20) / max(2 * float(a), 1e-300)
+    if est > _DIRECT_TERMS:
+        try:
+            return mp.hyp2f1(beta, beta + n, 1 + n, z)
+        except mp.NoConvergence:
+            pass
+    eps = mp.eps * 2 ** -8
+    t = mp.one
+    total = mp.one
+    j = 0
+    while True:
+        r = (beta + j) * (beta + n + j) / ((1 + n + j) * (1 + j)) * z
+        t = t * r
+        total += t
+        j += 1
+        if beta >= 1:
+            r_next = (beta + j) * (beta + n + j) / ((1 + n + j) * (1 + j)) * z
+            if r_next < 1 and t * r_next / (1 - r_next) <= eps * total:
+                return total
+        elif t * z / (1 - z) <= eps * total:
+            return total
+
+
 def _log_closed(n, beta, a):
     """ln p_n for n >= 0 (closed form, at the working precision)."""
-    q2 = mp.exp(-2 * a)
     return (-a * n + 2 * beta * mp.log(-mp.expm1(-a)) + mp.loggamma(beta + n) - mp.loggamma(beta)
-            - mp.loggamma(1 + n) + mp.log(mp.hyp2f1(beta, beta + n, 1 + n, q2)))
+            - mp.loggamma(1 + n) + mp.log(_f21(beta, n, a)))
 
 
 def logpmf(k, beta, a, *, digits=None):
