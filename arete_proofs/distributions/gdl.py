@@ -81,6 +81,8 @@ def _floor(x, name="x"):
 
 #: Above this many series terms the 2F1 is left to mpmath's transformations.
 _DIRECT_TERMS = 20000
+#: Below this n mpmath's hyp2f1 (fast fixed-point series) is tried first.
+_MPMATH_BELOW = 64
 
 
 def _f21(beta, n, a):
@@ -91,14 +93,15 @@ def _f21(beta, n, a):
     :math:`t_{j+1}/t_j = \frac{(\beta+j)(\beta+n+j)}{(1+n+j)(1+j)}z` is monotone in :math:`j` (decreasing
     for :math:`\beta \ge 1`, increasing to :math:`z` for :math:`\beta < 1`), so the rest after
     :math:`t_J` is at most :math:`t_J r/(1-r)` with :math:`r` the current ratio (:math:`\beta\ge1`,
-    once :math:`r < 1`) or :math:`z`.  mpmath's ``hyp2f1`` (which transforms the series near
-    :math:`z = 1`) is used only for long series; it fails for large :math:`n` and :math:`\beta > 1`.
+    once :math:`r < 1`) or :math:`z`.  mpmath's ``hyp2f1`` is used for small :math:`n` and for long
+    series (it transforms the series near :math:`z = 1`); for large :math:`n` and :math:`\beta > 1` it
+    is slow or does not converge, and the direct sum is the fallback.
     """
     z = mp.exp(-2 * a)
     fz = float(z)
     peak = max(0.0, (float(beta) * fz - 1) / (1 - fz)) if fz < 1 else float("inf")
     est = peak + (mp.prec * 0.6931 + 20) / max(2 * float(a), 1e-300)
-    if est > _DIRECT_TERMS:
+    if est > _DIRECT_TERMS or n < _MPMATH_BELOW:
         try:
             return mp.hyp2f1(beta, beta + n, 1 + n, z)
         except mp.NoConvergence:
@@ -107,17 +110,19 @@ def _f21(beta, n, a):
     t = mp.one
     total = mp.one
     j = 0
+    b, bn, n1 = beta, beta + n, 1 + n
+    r = b * bn / n1 * z
     while True:
-        r = (beta + j) * (beta + n + j) / ((1 + n + j) * (1 + j)) * z
         t = t * r
         total += t
         j += 1
-        if beta >= 1:
-            r_next = (beta + j) * (beta + n + j) / ((1 + n + j) * (1 + j)) * z
-            if r_next < 1 and t * r_next / (1 - r_next) <= eps * total:
+        r = (b + j) * (bn + j) / ((n1 + j) * (1 + j)) * z          # the next ratio
+        if j % 8 == 0:
+            if beta >= 1:
+                if r < 1 and t * r / (1 - r) <= eps * total:
+                    return total
+            elif t * z / (1 - z) <= eps * total:
                 return total
-        elif t * z / (1 - z) <= eps * total:
-            return total
 
 
 def _log_closed(n, beta, a):
