@@ -106,7 +106,9 @@ def check_theorem_13(grid=None, *, digits=15, brute=True, formula=None):
     For :math:`\beta < 1`: Theorem 13's value equals the exact tight epsilon and the brute force over
     every shift; at :math:`\varepsilon = L(1 - 10^{-6})` the loss at :math:`k=0` exceeds
     :math:`\varepsilon` (not DP), at :math:`\varepsilon = L` :math:`\delta = 0` (DP): "eps-DP iff eps >= L".
-    For :math:`\beta \ge 1`: the value :math:`a\Delta` equals the exact tight epsilon, and the
+    For :math:`\beta \ge 1`: the value :math:`a\Delta` equals the exact tight epsilon (for
+    :math:`\beta > 1` also checked against the loss far out, corrected by its asymptotics
+    :math:`(\beta-1)\ln((k+\Delta)/k)`, at :math:`k = 10^6`), and the
     first case's formula (for contrast) is recorded where it understates.  ``formula``: a
     replacement of the closed form (to show that a wrong value is caught).  The counterexamples
     list the literal reading's failure ("eps <= L implies eps-DP": false at eps = L/2, where
@@ -144,6 +146,11 @@ def check_theorem_13(grid=None, *, digits=15, brute=True, formula=None):
                     literal = {"reading": "eps <= L implies eps-DP", "beta": b, "a": a, "Delta": D, "L": _s(t, 6),
                                "eps": _s(t / 2, 6), "delta(eps)": _s(dl, 6)}
             elif mp.mpf(b) > 1:
+                # the tail limit, independently of the case split: L(k) + (beta-1) ln((k+D)/k) -> a D, O(1/k^2)
+                kf = 10 ** 6
+                lim = tight_gdl.loss(kf, D, b, a, digits=digits) + (mp.mpf(b) - 1) * mp.log(mp.mpf(kf + D) / kf)
+                if abs(lim - t) > mp.mpf("1e-6") * max(1, t):
+                    bad.append({"beta": b, "a": a, "Delta": D, "tail": _s(lim, 10), "exact": _s(t, 10)})
                 f = tight_gdl.theorem13_value(b, a, D, digits=digits)
                 notes.append((b, a, D, f, t))
     cex = ([literal] if literal else []) + [
