@@ -66,7 +66,13 @@ ETA = 1e-12
 class DiscreteHockeyStick:
     r"""``delta``, ``epsilon``, ``segments`` (``(m, n)`` integer ranges of :math:`A`, ``n`` may be ``inf``),
     ``p_mass`` :math:`= P(X\in A)`, ``q_mass`` :math:`= P(X + \Delta \in A)`, ``tight`` (the family's
-    :class:`~arete_proofs.noise.TightResult`), ``digits``."""
+    :class:`~arete_proofs.noise.TightResult`), ``digits``; ``delta = p_mass - e^eps q_mass``.
+
+    >>> from mpmath import mp
+    >>> r = hockey_stick_details(GDLLaw("0.5", "0.7"), 3, 2, digits=12)
+    >>> mp.almosteq(r.delta, r.p_mass - mp.exp(2) * r.q_mass)
+    True
+    """
 
     delta: object
     epsilon: object
@@ -270,7 +276,13 @@ def hockey_stick(noise, sensitivity=1, eps=0, *, digits=12):
 
 def hockey_stick_window(noise, sensitivity, eps, K, *, digits=12):
     r"""``(max_s delta_s, s)``: the plain sum :math:`\sum_{|k|\le K}(p(k) - e^\varepsilon p(k+s))_+` for **every** shift
-    :math:`1 \le |s| \le \Delta` (an independent check; it misses the mass beyond :math:`K`)."""
+    :math:`1 \le |s| \le \Delta` (an independent check; it misses the mass beyond :math:`K`).
+
+    >>> d, s = hockey_stick_window(GDLLaw("0.5", "0.7"), 3, 2, 60, digits=12)
+    >>> from mpmath import mp
+    >>> abs(s), mp.almosteq(d, hockey_stick(GDLLaw("0.5", "0.7"), 3, 2, digits=12), 1e-10)   # the worst shift is +-Delta
+    (3, True)
+    """
     d, D, e = _check(noise, sensitivity, eps, digits)
     with mp.workdps(d + GUARD_DIGITS + 10):
         p = {k: noise.pmf(k, digits=d + GUARD_DIGITS + 10) for k in range(0, K + D + 1)}
