@@ -200,7 +200,7 @@ def _segments(loss, eps, shape):
     elif shape == "decreasing":
         if above:
             lim = loss.noise.tight_epsilon(D, digits=loss.d).tail_limit
-            if eps < lim:
+            if eps <= lim:                 # L(k) > a Delta >= eps for every k >= 0
                 segs.append((0, mp.inf))
             else:
                 k1 = _first_true(lambda k: not loss.L(k) > eps, 1, None)
