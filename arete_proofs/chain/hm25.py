@@ -37,13 +37,13 @@ from ..privacy import accounting_discrete, tight_gdl
 __all__ = ["Record", "check_gdl_sum", "check_theorem_13", "check_corollary_14", "check_theorem_15", "check_all",
            "table", "eps_table", "EPS_ROWS", "GRID_13", "GRID_BEYOND", "GRID_15"]
 
-#: (beta, a, Delta) with beta < 1: Theorem 13's and Corollary 14's hypothesis.
+#: Theorem 13's and Corollary 14's grid of (beta, a, Delta), all with beta < 1 (their hypothesis).
 GRID_13 = list(dict.fromkeys([("0.5", "0.7", 3)] + [(b, a, D) for b in ("0.05", "0.3", "0.5", "0.9", "0.99")
                                                     for a in ("0.05", "0.7", "2") for D in (1, 2, 3, 10)]))
-#: beta >= 1: outside Theorem 13's first case.
+#: The grid beyond that hypothesis, all with beta >= 1 (Theorem 13's second case).
 GRID_BEYOND = list(dict.fromkeys([("10", "1", 5), ("2", "1", 1)] + [(b, a, D) for b in ("1", "1.5", "2", "5", "10")
                                                                   for a in ("0.1", "1") for D in (1, 2, 5, 20)]))
-#: (Delta, eps) with eps > 2 + ln Delta: Theorem 15's hypothesis.
+#: Theorem 15's grid of (Delta, eps); points with eps <= 2 + ln Delta are refused by the check.
 GRID_15 = list(dict.fromkeys([(1000, "9.008"), (10, "5")] + [(D, e) for D in (1, 2, 10, 100, 1000)
                                                            for e in ("2.5", "5", "9.008", "12", "20")]))
 
