@@ -14,6 +14,8 @@ name              law                                    ID     sym. unim. integ
 ``staircase``     SC(gamma, Delta) at level eps          no     yes        no
 ``arete``         X1 - X2 + Laplace(lam)                 yes    yes        no
 ``arete_gauss``   X1 - X2 + Laplace(lam) + N(0, sigma^2) yes    yes        no
+``dlap``          DLap(a) = GDL(1, a) on the integers    yes    yes        yes
+``gdl``           NB(beta, 1-e^-a) - NB(beta, 1-e^-a)    yes    yes        yes
 ================  =====================================  =====  =========  =======
 
 Importing this package loads the family classes only; each method imports its engine
@@ -21,7 +23,7 @@ when first called, so ``import arete_proofs.noise`` stays light (no scipy, sympy
 
 >>> from arete_proofs import noise
 >>> sorted(noise.FAMILIES)
-['arete', 'arete_gauss', 'laplace', 'staircase']
+['arete', 'arete_gauss', 'dlap', 'gdl', 'laplace', 'staircase']
 >>> z = noise.make("arete", alpha="0.5", theta="1", lam="0.5")
 >>> z.tight_epsilon(Delta=1, digits=6).epsilon <= 1 / 0.5     # at most Delta/lam (Lipschitz bound)
 True
@@ -47,6 +49,7 @@ _MODULES = (
     ("staircase", "arete_proofs.noise.staircase", "StaircaseNoise"),
     ("arete", "arete_proofs.noise.arete", "AreteNoise"),
     ("arete_gauss", "arete_proofs.noise.arete_gauss", "AreteGaussNoise"),
+    ("dlap", "arete_proofs.noise.dlap", "DLapNoise"), ("gdl", "arete_proofs.noise.gdl", "GDLNoise"),
 )
 
 

@@ -435,6 +435,10 @@ def hockey_stick_details(noise, sensitivity=1, eps=0, *, digits=12, _loss=None):
     >>> r.intervals[0][0] < 0 < r.delta < r.p_mass          # A starts in (-Delta/2, 0)
     True
     """
+    if _loss is None and getattr(noise, "integer_valued", False):  # dlap, gdl: sums over the integers
+        from . import accounting_discrete
+
+        return accounting_discrete.hockey_stick_details(noise, sensitivity, eps, digits=digits)
     loss = _loss or _Loss(noise, sensitivity, digits)
     e = _check_eps(eps, loss.digits)
     r = loss.tight
@@ -506,6 +510,10 @@ def epsilon_for_delta(noise, sensitivity=1, delta=1e-6, *, digits=12):
     >>> mp.almosteq(hockey_stick(z, 1, e, digits=8), mp.mpf("1e-3"), 1e-7)
     True
     """
+    if getattr(noise, "integer_valued", False):  # dlap, gdl
+        from . import accounting_discrete
+
+        return accounting_discrete.epsilon_for_delta(noise, sensitivity, delta, digits=digits)
     loss = _Loss(noise, sensitivity, digits)
     with mp.workdps(parse_precision(loss.digits)):
         target = real(delta, "delta")
