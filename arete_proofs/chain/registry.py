@@ -564,17 +564,21 @@ def regime_points(statement_id: str, level: str = "default") -> list[dict]:
     r"""The points where the proof chain **uses** ``statement_id``, derived from the registry.
 
     For every statement with ``substitutions`` (Lemma 3, Corollary 5, Lemma 19: the
-    paper's :math:`\alpha = \lambda = e^{-\varepsilon/4}`, :math:`\theta = 4\Delta/\varepsilon`)
+    paper's :math:`\alpha = \lambda = e^{-\varepsilon/4}`, :math:`\theta = 4\Delta/\varepsilon`;
+    Lemma 3 with rates: :math:`\theta = \Delta`, :math:`\alpha\lambda = 48\Delta e^{-\varepsilon}`)
     whose proof reaches ``statement_id`` through ``uses``, the substitutions are
     composed with the ``instantiates`` of each step (Lemma 19 takes Lemma 18 at
     :math:`D_\Gamma = \alpha\theta`, Lemma 18 takes Lemmas 16 and 17 at
     :math:`D_u = \alpha\theta`) and evaluated at :math:`\Delta` from 2/e to 1000 and
-    :math:`\varepsilon` from the threshold :math:`20 + 4\ln\Delta` to 80; t takes values
+    :math:`\varepsilon` from the root's threshold (:math:`20 + 4\ln\Delta`, or the rule's
+    :math:`\varepsilon_0`) to 80; t takes values
     near 0 (down to 1e-12), near :math:`\pm D_u`, near :math:`-\Delta/2`, near
     :math:`-\Delta` and far out.  Only points that satisfy the statement's hypotheses are kept.
 
     >>> pts = regime_points("lemma-16", "quick")
-    >>> all(p[alpha] == p[lam] and not REGISTRY["lemma-16"].hypotheses_at(p) for p in pts) and len(pts) > 0
+    >>> all(not REGISTRY["lemma-16"].hypotheses_at(p) for p in pts) and any(p[alpha] == p[lam] for p in pts)
+    True
+    >>> any(p[theta] == p[Delta] and p[alpha] * p[lam] == 48 * p[Delta] * sp.exp(-11) for p in pts)   # mean_abs at eps_0
     True
     """
     key = (statement_id, level)
