@@ -233,3 +233,12 @@ def test_cli_paper_rule_errors(capsys, argv, message):
     assert code == 2 and message in err
     if "median" not in argv:                        # argparse's own message has a usage line first
         assert len(err.strip().splitlines()) == 1
+
+
+def test_docs_table_is_current():
+    """docs/rates.md's table is the output of its stated command (rates.table_markdown())."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rates.md").read_text(encoding="utf-8")
+    page = text.split("<!-- rates-table: begin -->\n", 1)[1].split("\n<!-- rates-table: end -->", 1)[0]
+    assert page == rates.table_markdown()

@@ -42,7 +42,7 @@ from . import grids
 from .symbols import Delta, a, alpha, eps, lam, t, theta
 
 __all__ = ["RateRule", "RULES", "C_RATE", "CHAIN_FACTOR", "ALPHA_CAP", "K_MEAN", "K_VAR",
-           "K_MEAN_INF", "K_VAR_INF", "grid"]
+           "K_MEAN_INF", "K_VAR_INF", "grid", "rate_table", "table_markdown", "TABLE_EPS"]
 
 R = sp.Rational
 
@@ -118,3 +118,65 @@ def grid(rule: str):
         return grids._product(blocks, local)
 
     return build
+
+
+#: The eps of the docs' table (docs/rates.md).
+TABLE_EPS = (11, 12, 16, 20, 24, 30, 40)
+
+
+def rate_table(eps_values=TABLE_EPS, *, digits=6):
+    r"""Rows of E|Z| and Var Z against eps at :math:`\Delta = 1` (docs page *rates*, Lemma 3 with rates).
+
+    Each row: ``eps``; Lemma 3's parameters: the bound :math:`2\alpha\theta + \lambda` and
+    :math:`\operatorname{Var} Z = 2\alpha\theta^2 + 2\lambda^2`; the rule ``mean_abs``: exact
+    :math:`E|Z|` (:func:`arete_proofs.distributions.arete.mean_abs`) and :math:`K_1 e^{-\varepsilon/2}`;
+    the rule ``variance``: :math:`\operatorname{Var} Z = K_2 e^{-2\varepsilon/3}`; the Staircase at its
+    optimal :math:`\gamma` (Lemma 27, the registry's closed forms).  Values are mpmath numbers
+    rounded to ``digits`` significant digits by the caller.
+
+    >>> row = rate_table([20])[0]
+    >>> bool(row["sc_mean"] <= row["rate_mean"] <= row["rate_mean_bound"] < row["paper_mean_bound"])
+    True
+    """
+    from mpmath import mp
+
+    from ..distributions import arete
+    from ..distributions.params import paper_parameters
+    from . import registry
+
+    rows = []
+    with mp.workdps(digits + 15):
+        for e in eps_values:
+            sub = {eps: sp.Integer(e), Delta: 1}
+            al, th, la = paper_parameters(e, 1, digits=digits + 10)
+            a1, t1, l1 = paper_parameters(e, 1, rule="mean_abs", digits=digits + 10)
+            a2, t2, l2 = paper_parameters(e, 1, rule="variance", digits=digits + 10)
+            rows.append({
+                "eps": e,
+                "paper_mean_bound": 2 * al * th + la,
+                "paper_var": 2 * al * th**2 + 2 * la**2,
+                "rate_mean": arete.mean_abs(a1, t1, l1, digits=digits + 5),
+                "rate_mean_bound": mp.mpf(str(sp.N(RULES["mean_abs"].bound.subs(sub), digits + 10))),
+                "rate_var": 2 * a2 * t2**2 + 2 * l2**2,
+                "sc_mean": mp.mpf(str(sp.N(registry.MEAN_ABS_SC.subs(sub), digits + 10))),
+                "sc_var": mp.mpf(str(sp.N(registry.VAR_SC.subs(sub), digits + 10))),
+            })
+    return rows
+
+
+def table_markdown(eps_values=TABLE_EPS, *, digits=4) -> str:
+    r"""The table of :func:`rate_table` as the MyST markdown of docs/rates.md (Lemma 3 with rates).
+
+    >>> table_markdown([20]).splitlines()[2].startswith("| 20 |")
+    True
+    """
+    from mpmath import mp
+
+    head = ("| eps | Lemma 3: 2 alpha theta + lam | mean_abs: E\\|Z\\| | 8 sqrt(6) e^{-eps/2} | Staircase E\\|X\\| "
+            "| Lemma 3: Var Z | variance: Var Z = 24 3^{2/3} e^{-2eps/3} | Staircase Var X |")
+    lines = [head, "|" + "---|" * 8]
+    for r in rate_table(eps_values, digits=digits + 2):
+        vals = [r[k] for k in ("paper_mean_bound", "rate_mean", "rate_mean_bound", "sc_mean", "paper_var",
+                               "rate_var", "sc_var")]
+        lines.append(f"| {r['eps']} | " + " | ".join(mp.nstr(v, digits) for v in vals) + " |")
+    return "\n".join(lines)
