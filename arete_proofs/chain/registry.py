@@ -242,7 +242,7 @@ def _rate_statement(rule: str) -> Statement:
                        text="Var Z = 2 alpha theta^2 + 2 lam^2 (Lemma 3)")
         low_text = "2^{-2/3} Delta^2 e^{-2eps/3} <= Var Z (no eps-DP noise beats the Staircase, Lemma 27)"
     return Statement(
-        id=sid, number=f"Lemma 3 with rates ({what})", section="new",
+        id=sid, number=f"Lemma 3 with rates ({what})", section="none (not in the paper; issue 26)",
         title=f"Rate-optimal parameters: eps-DP with {what} = Theta({'Delta' if rule == 'mean_abs' else 'Delta^2'} {r.rate})",
         statement=f"For every Delta > 0 and eps >= {r.eps_0}: theta = Delta, {params} (alpha lam = 48 Delta e^-eps) "
                   f"give e^-eps <= f_A(t)/f_A(t + a) <= e^eps for |a| <= Delta and {k_text}; "
