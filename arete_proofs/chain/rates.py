@@ -46,7 +46,7 @@ __all__ = ["RateRule", "RULES", "C_RATE", "CHAIN_FACTOR", "ALPHA_CAP", "K_MEAN",
 
 R = sp.Rational
 
-#: alpha lambda = C_RATE Delta e^{-eps}: the constant of both rules.
+#: The constant of both rules, alpha lambda = C_RATE Delta e^{-eps}.
 C_RATE = sp.Integer(48)
 #: Lemma 18's bound at theta = Delta, D_Gamma = alpha theta, c_DGam = 1/2, c_L = 1/4, times alpha lam/Delta.
 CHAIN_FACTOR = 16 * sp.exp(1 + 2 * alpha) * (1 + 2 * alpha)
@@ -54,7 +54,7 @@ CHAIN_FACTOR = 16 * sp.exp(1 + 2 * alpha) * (1 + 2 * alpha)
 ALPHA_CAP = R(1, 41)
 K_MEAN = 8 * sp.sqrt(6)
 K_VAR = 24 * 3 ** R(2, 3)
-#: What the chain allows as eps_0 -> oo (C -> 16 e): 8 sqrt(2e) and 3 2^{1/3} (16 e)^{2/3}.
+#: What the chain allows as eps_0 -> oo (C -> 16 e), 8 sqrt(2e) and 3 2^{1/3} (16 e)^{2/3}.
 K_MEAN_INF = 8 * sp.sqrt(2 * sp.E)
 K_VAR_INF = 3 * 2 ** R(1, 3) * (16 * sp.E) ** R(2, 3)
 
@@ -79,6 +79,7 @@ class RateRule:
     rate: str
 
 
+#: The two rules, ``mean_abs`` and ``variance``, by name.
 RULES = {
     "mean_abs": RateRule(
         "mean_abs", sp.Integer(11),
