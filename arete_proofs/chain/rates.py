@@ -132,7 +132,7 @@ def rate_table(eps_values=TABLE_EPS, *, digits=6):
     :math:`\operatorname{Var} Z = 2\alpha\theta^2 + 2\lambda^2`; the rule ``mean_abs``: exact
     :math:`E|Z|` (:func:`arete_proofs.distributions.arete.mean_abs`) and :math:`K_1 e^{-\varepsilon/2}`;
     the rule ``variance``: :math:`\operatorname{Var} Z = K_2 e^{-2\varepsilon/3}`; the Staircase at its
-    optimal :math:`\gamma` (Lemma 27, the registry's closed forms).  Values are mpmath numbers
+    optimal :math:`\gamma` (Lemma 27, :mod:`arete_proofs.distributions.staircase`).  Values are mpmath numbers
     rounded to ``digits`` significant digits by the caller.
 
     >>> row = rate_table([20])[0]
@@ -141,9 +141,8 @@ def rate_table(eps_values=TABLE_EPS, *, digits=6):
     """
     from mpmath import mp
 
-    from ..distributions import arete
+    from ..distributions import arete, staircase
     from ..distributions.params import paper_parameters
-    from . import registry
 
     rows = []
     with mp.workdps(digits + 15):
@@ -159,8 +158,9 @@ def rate_table(eps_values=TABLE_EPS, *, digits=6):
                 "rate_mean": arete.mean_abs(a1, t1, l1, digits=digits + 5),
                 "rate_mean_bound": mp.mpf(str(sp.N(RULES["mean_abs"].bound.subs(sub), digits + 10))),
                 "rate_var": 2 * a2 * t2**2 + 2 * l2**2,
-                "sc_mean": mp.mpf(str(sp.N(registry.MEAN_ABS_SC.subs(sub), digits + 10))),
-                "sc_var": mp.mpf(str(sp.N(registry.VAR_SC.subs(sub), digits + 10))),
+                "sc_mean": staircase.mean_abs(staircase.gamma_mean_abs(e, digits=digits + 10), 1, e,
+                                              digits=digits + 5),
+                "sc_var": staircase.var(staircase.gamma_var(e, digits=digits + 10), 1, e, digits=digits + 5),
             })
     return rows
 
