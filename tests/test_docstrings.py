@@ -33,6 +33,8 @@ MODULES = [
     "distributions.arete_gauss",
     "distributions.fast_gauss",
     "chain.proof_integrals",
+    "chain.rates",
+    "chain.symbolic.rates",
     "chain.search",
     "chain.variants",
     "chain.mutants",

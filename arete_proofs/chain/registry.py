@@ -30,7 +30,7 @@ from typing import Callable
 
 import sympy as sp
 
-from . import grids
+from . import grids, rates
 from .symbols import (
     D_Gamma, D_u, Delta, PAPER_PARAMETERS, a, alpha, c_DGam, c_Du, c_L, eps, f_A,
     f_GG, f_Gamma, f_L, f_SC, gamma_sc, h, kappa, lam, mean_abs_A, n, near_mass,
@@ -223,6 +223,67 @@ VAR_SC = Delta**2 * (_R_SC * (1 + _R_SC) / _Q_SC**2
 EPS_SC = sp.Integer(1)
 MEAN_SC_LOWER, MEAN_SC_UPPER = sp.Integer(1), sp.Rational(8, 5)
 VAR_SC_LOWER, VAR_SC_UPPER = 2 ** sp.Rational(-2, 3), sp.Rational(15, 4)
+
+
+
+def _rate_statement(rule: str) -> Statement:
+    """The record of Lemma 3 with rates for ``rule`` (``mean_abs`` or ``variance``, :mod:`arete_proofs.chain.rates`)."""
+    r = rates.RULES[rule]
+    sid = "lemma-3-" + rule.replace("_", "-")
+    if rule == "mean_abs":
+        what, err, k_text = "E|Z|", mean_abs_A(alpha, theta, lam), "E|Z| <= 8 sqrt(6) Delta e^{-eps/2}"
+        params = "alpha = 2 sqrt(6) e^{-eps/2}, lam = 4 sqrt(6) Delta e^{-eps/2}"
+        moment = Bound("mean-abs-moment", err, 2 * alpha * theta + lam, text="E|Z| <= 2 alpha theta + lam (Lemma 3)")
+        low_text = "Delta e^{-eps/2} <= E|Z| (no eps-DP noise beats the Staircase, Lemma 27)"
+    else:
+        what, err, k_text = "Var Z", var_A_cf(alpha, theta, lam), "Var Z <= 24 3^{2/3} Delta^2 e^{-2eps/3}"
+        params = "alpha = 8 3^{2/3} e^{-2eps/3}, lam = 2 3^{1/3} Delta e^{-eps/3}"
+        moment = Bound("variance-moment", err, 2 * alpha * theta**2 + 2 * lam**2, relation="==",
+                       text="Var Z = 2 alpha theta^2 + 2 lam^2 (Lemma 3)")
+        low_text = "2^{-2/3} Delta^2 e^{-2eps/3} <= Var Z (no eps-DP noise beats the Staircase, Lemma 27)"
+    return Statement(
+        id=sid, number=f"Lemma 3 with rates ({what})", section="none (not in the paper; issue 26)",
+        title=f"Rate-optimal parameters: eps-DP with {what} = Theta({'Delta' if rule == 'mean_abs' else 'Delta^2'} {r.rate})",
+        statement=f"For every Delta > 0 and eps >= {r.eps_0}: theta = Delta, {params} (alpha lam = 48 Delta e^-eps) "
+                  f"give e^-eps <= f_A(t)/f_A(t + a) <= e^eps for |a| <= Delta and {k_text}; "
+                  f"the Staircase gives the matching lower bound.  Not in the paper: proved through its "
+                  f"Lemmas 14-18 at the new parameters.",
+        hypotheses=(eps >= r.eps_0, Delta > 0, sp.Abs(a) <= Delta),
+        substitutions=dict(r.substitutions),
+        bounds=(
+            Bound("privacy", fA(t) / fA(t + a), sp.exp(eps), text="f_A(t)/f_A(t+a) <= e^eps"),
+            Bound("privacy-lower", sp.exp(-eps), fA(t) / fA(t + a), text="e^-eps <= f_A(t)/f_A(t+a)"),
+            Bound("tight-epsilon", tight_eps_A(alpha, theta, lam, Delta), eps,
+                  text="tight epsilon = sup_t ln f_A(t)/f_A(t + Delta) <= eps"),
+            Bound("error", err, r.bound, text=k_text),
+            moment,
+            Bound("error-lower", r.lower, err, text=low_text),
+            Bound("median", sp.Rational(1, 2), c_DGam(alpha * theta, alpha, theta),
+                  text="c_DGam >= 1/2 at D_Gamma = alpha theta (mean >= median, Chen & Rubin 1986)"),
+            Bound("eq-8", RHS_18.subs(D_Gamma, alpha * theta), RHS_8,
+                  text="(8): Lemma 18's bound at D_Gamma = alpha theta <= 16 (2 alpha theta + Delta) "
+                       "e^{Delta/theta} e^{2 alpha}/(alpha lam)"),
+            Bound("chain", RHS_8, sp.exp(eps),
+                  text="(8) at theta = Delta: 16 e^{1+2 alpha}(1 + 2 alpha) Delta/(alpha lam) <= e^eps"),
+            Bound("chain-factor", rates.CHAIN_FACTOR, rates.C_RATE,
+                  text="16 e^{1+2 alpha}(1 + 2 alpha) <= 48 (alpha <= 1/41)"),
+            Bound("hyp-theta", theta, alpha * theta + Delta, text="Lemma 18: theta <= D_Gamma + Delta"),
+            Bound("hyp-lam", lam, sp.Min(theta / 2, Delta / LN2), text="Lemma 18: lam <= min(theta/2, Delta/ln 2)"),
+            Bound("hyp-alpha", alpha, rates.ALPHA_CAP, text="alpha <= 1/41 (so alpha <= 1 for Lemma 18)"),
+            Bound("hyp-gamma", sp.gamma(alpha), 1 / alpha, text="Lemma 18: Gamma(alpha) <= 1/alpha (Note 2)"),
+        ),
+        uses=("lemma-18", "note-2", "lemma-2", "lemma-27"),
+        instantiates={"lemma-18": {D_Gamma: alpha * theta}},
+        symbolic=(f"{sid}/algebra",),
+        notes="Not a statement of the paper: the issue-26 theorem.  The proof is Lemma 19's with theta = Delta: "
+              "Lemma 18 at D_Gamma = alpha theta, c_DGam >= 1/2, c_L = 1/4 gives (8), which at theta = Delta is "
+              "16 e^{1+2 alpha}(1+2 alpha) Delta/(alpha lam); alpha lam = 48 Delta e^-eps and alpha <= 1/41 "
+              "(eps >= eps_0) make it <= e^eps; Lemma 2 extends the shift Delta to |a| <= Delta.  The lower bound "
+              "is Geng & Viswanath's optimality of the Staircase (a premise) with Lemma 27's constants.  "
+              "The hypotheses hold for every Delta > 0 (scale-free: lam/Delta and theta/Delta depend on eps only).",
+        grid=rates.grid(rule),
+    )
+
 
 _STATEMENTS = [
     Statement(
@@ -474,6 +535,8 @@ _STATEMENTS = [
         certificates=("lemma28_certificate",),
         grid=grids.lemma_28,
     ),
+    _rate_statement("mean_abs"),
+    _rate_statement("variance"),
 ]
 
 #: The statement ids, in the paper's order of the proof chain.
@@ -501,17 +564,21 @@ def regime_points(statement_id: str, level: str = "default") -> list[dict]:
     r"""The points where the proof chain **uses** ``statement_id``, derived from the registry.
 
     For every statement with ``substitutions`` (Lemma 3, Corollary 5, Lemma 19: the
-    paper's :math:`\alpha = \lambda = e^{-\varepsilon/4}`, :math:`\theta = 4\Delta/\varepsilon`)
+    paper's :math:`\alpha = \lambda = e^{-\varepsilon/4}`, :math:`\theta = 4\Delta/\varepsilon`;
+    Lemma 3 with rates: :math:`\theta = \Delta`, :math:`\alpha\lambda = 48\Delta e^{-\varepsilon}`)
     whose proof reaches ``statement_id`` through ``uses``, the substitutions are
     composed with the ``instantiates`` of each step (Lemma 19 takes Lemma 18 at
     :math:`D_\Gamma = \alpha\theta`, Lemma 18 takes Lemmas 16 and 17 at
     :math:`D_u = \alpha\theta`) and evaluated at :math:`\Delta` from 2/e to 1000 and
-    :math:`\varepsilon` from the threshold :math:`20 + 4\ln\Delta` to 80; t takes values
+    :math:`\varepsilon` from the root's threshold (:math:`20 + 4\ln\Delta`, or the rule's
+    :math:`\varepsilon_0`) to 80; t takes values
     near 0 (down to 1e-12), near :math:`\pm D_u`, near :math:`-\Delta/2`, near
     :math:`-\Delta` and far out.  Only points that satisfy the statement's hypotheses are kept.
 
     >>> pts = regime_points("lemma-16", "quick")
-    >>> all(p[alpha] == p[lam] and not REGISTRY["lemma-16"].hypotheses_at(p) for p in pts) and len(pts) > 0
+    >>> all(not REGISTRY["lemma-16"].hypotheses_at(p) for p in pts) and any(p[alpha] == p[lam] for p in pts)
+    True
+    >>> any(p[theta] == p[Delta] and p[alpha] * p[lam] == 48 * p[Delta] * sp.exp(-11) for p in pts)   # mean_abs at eps_0
     True
     """
     key = (statement_id, level)
@@ -529,14 +596,14 @@ def regime_points(statement_id: str, level: str = "default") -> list[dict]:
             for u, v in zip(path, path[1:]):
                 for sym, expr in REGISTRY[u].instantiates.get(v, {}).items():
                     sub[sym] = sp.sympify(expr).subs(sub)
-            if sub not in subs:
-                subs.append(sub)
+            if all(sub != other for other, _ in subs):
+                subs.append((sub, _eps_threshold(R)))
     E = sp.E
     deltas = {"quick": [1], "default": [2 / E, 10, 1000], "fine": [2 / E, 1, 10, 100, 1000]}[level]
     out, seen = [], set()
-    for sub in subs:
+    for sub, threshold in subs:
         for Dl in deltas:
-            lo = 20 + 4 * sp.log(Dl)
+            lo = threshold.subs(Delta, Dl)
             epss = {"quick": [lo], "default": [lo, 80], "fine": [lo, (lo + 80) / 2, 80]}[level]
             for e in epss:
                 base = {Delta: Dl, eps: e}
@@ -569,6 +636,14 @@ def regime_points(statement_id: str, level: str = "default") -> list[dict]:
                             out.append(keep)
     _REGIME_CACHE[key] = out
     return [dict(p) for p in out]
+
+
+def _eps_threshold(st):
+    """The root's lower bound on eps as an expression in Delta (Lemma 3: 20 + 4 ln Delta; the rate rules: eps_0)."""
+    for hyp in st.hypotheses:
+        if isinstance(hyp, sp.GreaterThan) and hyp.lhs == eps:
+            return sp.sympify(hyp.rhs)
+    return 20 + 4 * sp.log(Delta)
 
 
 def _needed(st):

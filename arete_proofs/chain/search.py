@@ -13,8 +13,9 @@ over every free symbol of the statement (after its substitutions, e.g. Lemma 19'
 
 * coordinates: :math:`\ln x` for a positive symbol, :math:`\operatorname{asinh}(x/s)`
   (logarithmic far from 0, linear near it) for a signed one; the box spans the
-  statement's grid (with the regime points) widened by a factor 4 on each side,
-  capped at :math:`\varepsilon \le 80`, :math:`\Delta \le 10^3`;
+  statement's grid (with the regime points) widened by a factor 4 on each side and
+  always reaching the domain ends :math:`\varepsilon = 80`, :math:`\Delta = 10^4` (the lengths
+  t, a, theta, ... grow with :math:`\Delta`), capped there;
 * hypotheses are constraints (a point that violates one gets a penalty), met
   with a relative margin of :math:`10^{-9}`, so the boundary of the region (where a
   bound often binds) is reached up to that margin and the rounded point still
@@ -22,6 +23,11 @@ over every free symbol of the statement (after its substitutions, e.g. Lemma 19'
 * global and local: the population of :func:`scipy.optimize.differential_evolution`
   starts from the grid's worst points (by the float64 violation) plus a seeded
   Latin hypercube; the best points are then refined by bounded Nelder-Mead;
+* faces and ends: each face of the hypothesis region (one hypothesis held with equality,
+  the point projected onto it along a coordinate it depends on, the others as constraints)
+  and each domain end (:math:`\Delta = 10^4` with the lengths scaled, :math:`\varepsilon = 80`)
+  is searched by Nelder-Mead from the best points (a third more evaluations), so a bound
+  false only on the boundary or at the far end of a domain is reached;
 * evaluation on the float64 path (:mod:`arete_proofs.distributions.fast` for
   :math:`f_A`, :math:`f_{\Gamma-\Gamma}`, :math:`E|Z|`; closed forms in mpmath at
   15 digits; the engine at 15 digits for the rest);
@@ -57,7 +63,7 @@ import sympy as sp
 from mpmath import mp
 
 from .symbols import (
-    CONSTANTS, D_Gamma, D_u, Delta, alpha, eps, gamma_sc, h, lam, n, theta, working_digits,
+    CONSTANTS, D_Gamma, D_u, Delta, a, alpha, eps, gamma_sc, h, kappa, lam, n, t, theta, working_digits,
 )
 from .symbols import _NAMESPACE as _ENGINE_NAMESPACE
 from .verify import DEFAULT_DIGITS, MAX_DIGITS, _record, check_task
@@ -67,7 +73,13 @@ __all__ = ["SearchResult", "search_bound", "search_statement", "float_violation"
 #: Symbols searched in log coordinates (positive by every statement's hypotheses).
 _POSITIVE = {alpha, theta, lam, Delta, D_Gamma, D_u, eps, n, h}
 #: Caps of the search box (ln of the largest value), from the paper's ranges.
-_CAP_HI = {eps: math.log(80.0), Delta: math.log(1e3)}
+_CAP_HI = {eps: math.log(80.0), Delta: math.log(1e4)}
+#: Domain ends the box always reaches (issue 26: a bound false only at large Delta or eps): the
+#: largest Delta any statement is read at and the largest eps the chain is used at.
+_DOMAIN_END = {eps: math.log(80.0), Delta: math.log(1e4)}
+#: Lengths (they scale with Delta): at the end Delta = 1e4 they are scaled with it, so the search
+#: there is in the same coordinates t/Delta, a/Delta, theta/Delta, ... as at the grid's Delta.
+_LENGTHS = {theta, lam, D_Gamma, D_u, h, t, a, kappa}
 _CAP_LO = {alpha: -21.0}
 #: Relative margin by which the search meets a hypothesis.
 MARGIN = 1e-9
@@ -227,23 +239,32 @@ class _Problem:
         self.f_lhs = _float_fn(self.syms, self.lhs)
         self.f_rhs = _float_fn(self.syms, self.rhs)
         self.margins = []
+        #: per margin: the indices of the coordinates it depends on (a face is searched along them)
+        self.margin_deps = []
+        self.margin_rels = []
         for r in rels:
             m = _margin_fn(r) if r not in (sp.true, sp.false) else None
             if m is not None:
                 self.margins.append((_float_fn(self.syms, m[0]), _float_fn(self.syms, m[1])))
+                self.margin_deps.append([i for i, s_ in enumerate(self.syms) if s_ in m[0].free_symbols])
+                self.margin_rels.append(r)
         self.evaluations = 0
         self._box(starts)
 
     # coordinates -------------------------------------------------------------
     def _box(self, starts):
         self.kind, self.scale, self.bounds = [], [], []
+        grow = 1.0                     # how far the box of Delta reaches beyond the grid's largest Delta
+        dvals = [float(sp.N(p[Delta], 17)) for p in starts if Delta in p] if Delta in self.syms else []
+        if dvals and min(dvals) > 0 and Delta in _DOMAIN_END:
+            grow = max(1.0, math.exp(min(_DOMAIN_END[Delta], _CAP_HI.get(Delta, 700.0))) / (4 * max(dvals)))
         for s in self.syms:
             vals = [float(sp.N(p[s], 17)) for p in starts if s in p]
             vals = [v for v in vals if math.isfinite(v)] or [1.0]
             if s in _POSITIVE and min(vals) > 0:
                 lo, hi = math.log(min(vals)) - math.log(4), math.log(max(vals)) + math.log(4)
                 lo = max(lo, _CAP_LO.get(s, -700.0))
-                hi = min(hi, _CAP_HI.get(s, 700.0))
+                hi = min(max(hi, _DOMAIN_END.get(s, hi)), _CAP_HI.get(s, 700.0))
                 self.kind.append("log")
                 self.scale.append(1.0)
                 self.bounds.append((lo, max(hi, lo + 1e-9)))
@@ -255,8 +276,9 @@ class _Problem:
                 nz = [abs(v) for v in vals if v != 0]
                 sc = min(nz) / 10 if nz else 1e-12
                 lo, hi = min(vals + [0.0]), max(vals + [0.0])
-                lo = math.asinh(4 * lo / sc) if lo < 0 else 0.0
-                hi = math.asinh(4 * hi / sc) if hi > 0 else 0.0
+                g = grow if s in _LENGTHS else 1.0
+                lo = math.asinh(4 * g * lo / sc) if lo < 0 else 0.0
+                hi = math.asinh(4 * g * hi / sc) if hi > 0 else 0.0
                 self.kind.append("asinh")
                 self.scale.append(sc)
                 self.bounds.append((lo, max(hi, lo + 1e-9)))
@@ -324,6 +346,109 @@ class _Problem:
             del self.best[50:]
 
 
+def _project(prob, x, k, j, lo, hi):
+    """``x`` moved along coordinate ``j`` onto face ``k`` (hypothesis ``k`` held with equality, up to
+    the margin, on its feasible side); ``None`` when the face is not crossed on the segment."""
+    m, scale = prob.margins[k]
+
+    def g(u):
+        y = list(x)
+        y[j] = u
+        vals = prob.to_values(y)
+        try:
+            return float(m(*vals)) - 2 * MARGIN * float(scale(*vals))
+        except (ValueError, ArithmeticError, TypeError, OverflowError):
+            return math.nan
+
+    us = np.linspace(lo[j], hi[j], 33)
+    gs = [g(u) for u in us]
+    best = None
+    for (u0, g0), (u1, g1) in zip(zip(us, gs), zip(us[1:], gs[1:])):
+        if not (math.isfinite(g0) and math.isfinite(g1)) or (g0 >= 0) == (g1 >= 0):
+            continue
+        a_, b_, ga = (u0, u1, g0)           # bisect, keeping the feasible end (g >= 0)
+        for _ in range(60):
+            mid = (a_ + b_) / 2
+            gm = g(mid)
+            if not math.isfinite(gm):
+                break
+            if (gm >= 0) == (ga >= 0):
+                a_, ga = mid, gm
+            else:
+                b_ = mid
+        u = a_ if ga >= 0 else b_
+        if best is None or abs(u - x[j]) < abs(best - x[j]):
+            best = u
+    if best is None:
+        return None
+    y = np.array(x, dtype=float)
+    y[j] = best
+    return y
+
+
+def _to_end(prob, x, j, lo, hi):
+    """``x`` with coordinate ``j`` at its domain end; at Delta's end the lengths scale with it."""
+    vals = prob.to_values(x)
+    y = np.array(x, dtype=float)
+    y[j] = hi[j]
+    if prob.syms[j] == Delta and vals[j] > 0:
+        r = math.exp(hi[j]) / vals[j]
+        for i, s_ in enumerate(prob.syms):
+            if s_ in _LENGTHS and i != j:
+                v = vals[i] * r
+                u = math.log(v) if prob.kind[i] == "log" else math.asinh(v / prob.scale[i])
+                y[i] = min(max(u, lo[i]), hi[i])
+    return y
+
+
+def _search_faces(prob, lo, hi, budget, stop):
+    r"""Search each face of the hypothesis region: hypothesis ``k`` held with equality (the point is
+    projected onto it along one coordinate it depends on), the others as constraints; and each
+    domain end (:math:`\Delta = 10^4`, :math:`\varepsilon = 80` fixed).  Nelder-Mead over the
+    remaining coordinates from the best points found so far (issue 26, item 4)."""
+    from scipy.optimize import minimize
+
+    faces = [(k, j) for k, deps in enumerate(prob.margin_deps) for j in deps[:2]]
+    # the domain ends: a coordinate at the far end of its stated domain (Delta = 1e4, eps = 80)
+    faces += [(None, j) for j, s_ in enumerate(prob.syms) if s_ in _DOMAIN_END and prob.kind[j] == "log"]
+    if not faces or budget <= 0:
+        return
+    starts = []
+    prob.best.sort(key=lambda r: -r[0])
+    for _, x in prob.best:
+        if all(np.any(np.abs(np.array(x) - np.array(y)) > 1e-6) for y in starts):
+            starts.append(x)
+        if len(starts) >= 2:
+            break
+    if not starts:
+        starts = [tuple((lo + hi) / 2)]
+    per = max(8, budget // (len(faces) * len(starts)))
+    for k, j in faces:
+        for x0 in starts:
+            if stop():
+                return
+            x0 = np.array(x0, dtype=float)
+            if k is None:
+                x0 = _to_end(prob, x0, j, lo, hi)
+            else:
+                x0 = _project(prob, x0, k, j, lo, hi)
+                if x0 is None:
+                    continue
+            free = [i for i in range(len(x0)) if i != j]
+
+            def on_face(y, x0=x0, k=k, j=j, free=free):
+                x = np.array(x0, dtype=float)
+                x[free] = y
+                xp = x if k is None else _project(prob, x, k, j, lo, hi)
+                return 2 * _PENALTY if xp is None else prob.objective(xp)
+
+            if not free:
+                on_face(np.array([]))
+                continue
+            minimize(on_face, x0[free], method="Nelder-Mead", bounds=[(lo[i], hi[i]) for i in free],
+                     options={"maxfev": per, "xatol": 1e-12, "fatol": 1e-14})
+
+
 def _exact(problem, x):
     """The float point ``x`` as exact decimals (shortest repr of each float64)."""
     vals = problem.to_values(x)
@@ -360,13 +485,16 @@ def _confirm(st, bound, points, digits, max_digits):
 
 def search_bound(statement, bound, *, seed=0, budget=1500, max_seconds=120.0, level="default",
                  starts=None, digits=DEFAULT_DIGITS, max_digits=MAX_DIGITS, candidates=6,
-                 progress=True) -> SearchResult:
+                 progress=True, faces=True) -> SearchResult:
     r"""Search the hypothesis region of ``statement`` (id or record) for a counterexample to ``bound``.
 
     ``budget`` is the number of float64 evaluations of the global stage (the
     local stage adds at most a third of it), ``max_seconds`` a wall-clock cap,
     ``starts`` exact points to start from (default: the statement's ``level``
-    grid, which contains the regime points).  Returns a :class:`SearchResult`
+    grid, which contains the regime points).  ``faces`` (default True): then also
+    search each face of the hypothesis region (one hypothesis held with equality, the
+    others as constraints; a third more evaluations), and the box always reaches the
+    domain ends :math:`\Delta = 10^4`, :math:`\varepsilon = 80`.  Returns a :class:`SearchResult`
     whose ``status`` is the exact engine's verdict at the worst point found.
 
     The objective is the violation :math:`v(x) = \ln \mathrm{lhs}(x) - \ln \mathrm{rhs}(x)`
@@ -439,6 +567,8 @@ def search_bound(statement, bound, *, seed=0, budget=1500, max_seconds=120.0, le
             break
         minimize(prob.objective, np.array(x), method="Nelder-Mead", bounds=list(zip(lo, hi)),
                  options={"maxfev": local_budget // 3, "xatol": 1e-12, "fatol": 1e-14})
+    if faces:
+        _search_faces(prob, lo, hi, max(20, budget // 3), stop)
     prob.best.sort(key=lambda r: -r[0])
     picked, keys = [], set()
     for v, x in prob.best:

@@ -87,6 +87,11 @@ def add_noise_options(parser: argparse.ArgumentParser, *, renamed_delta: bool = 
             "--paper-eps", metavar="EPS",
             help="use the paper's parameters for privacy parameter EPS (Lemma 3): "
             "alpha = lam = exp(-EPS/4), theta = 4*DELTA/EPS [arete]")
+        group.add_argument(
+            "--paper-rule", choices=("lemma-3", "mean_abs", "variance"), default=None,
+            help="with --paper-eps: lemma-3 (default) or the rate-optimal parameters of 'Lemma 3 with "
+            "rates', theta = DELTA and alpha*lam = 48*DELTA*exp(-EPS), for E|Z| (mean_abs, EPS >= 11) "
+            "or Var Z (variance, EPS >= 10) [arete]")
     if sensitivity:
         group.add_argument("--sensitivity", metavar="S",
                            help="sensitivity Delta (default 1); with --paper-eps it sets theta")
@@ -147,6 +152,8 @@ def resolve_noise(args: argparse.Namespace, digits: int, *, sensitivity_for_expl
         return _arete(args, digits, sensitivity_for_explicit, chosen)
     if getattr(args, "paper_eps", None) is not None:
         raise UsageError(f"--paper-eps gives Lemma 3's Arete parameters; it does not apply to noise {chosen!r}")
+    if getattr(args, "paper_rule", None) is not None:
+        raise UsageError(f"--paper-rule only applies with --paper-eps (Arete); not to noise {chosen!r}")
     if getattr(args, "sensitivity", None) is not None and not sensitivity_for_explicit:
         raise UsageError("--sensitivity is only meaningful with --paper-eps")
     fam = family(chosen)
@@ -257,7 +264,8 @@ def _resolve_parameters(args: argparse.Namespace, digits: int, sensitivity_for_e
         from ..distributions.params import paper_parameters
 
         sensitivity = args.sensitivity if args.sensitivity is not None else "1"
-        alpha, theta, lam = paper_parameters(args.paper_eps, sensitivity, digits=digits)
+        rule = getattr(args, "paper_rule", None)
+        alpha, theta, lam = paper_parameters(args.paper_eps, sensitivity, rule=rule or "lemma-3", digits=digits)
         report = {
             "alpha": format_value(alpha, digits + 5),
             "theta": format_value(theta, digits + 5),
@@ -265,7 +273,11 @@ def _resolve_parameters(args: argparse.Namespace, digits: int, sensitivity_for_e
             "paper_eps": args.paper_eps,
             "sensitivity": sensitivity,
         }
+        if rule is not None:
+            report["paper_rule"] = rule
         return Parameters(alpha, theta, lam, report)
+    if getattr(args, "paper_rule", None) is not None:
+        raise UsageError("--paper-rule is only meaningful with --paper-eps")
     if args.sensitivity is not None and not sensitivity_for_explicit:
         raise UsageError("--sensitivity is only meaningful with --paper-eps")
     missing = [f"--{name}" for name, value in explicit.items() if value is None]

@@ -44,18 +44,20 @@ decide a sign counts as *not holding* (the step says so), never as a pass.
 
 Checks (ids as in the registry's ``symbolic`` fields):
 
-===========================  ================================================
-``lemma-2/symmetry``         Cor. 13: the characteristic function is real and even
-``lemma-3/moments``          Section 4.3: E|Z| and Var Z of Lemma 3
-``lemma-28/maximiser``       Lemma 28: t*, concavity of ln g, kappa >= t*
-``lemma-18/step``            C.3: Lemmas 16 and 17 imply Lemma 18
-``note-2/bernoulli``         Note 2: (1 + x)^alpha <= 1 + alpha x
-``note-2/gamma``             Note 2: Euler's product gives Gamma(alpha) <= 1/alpha
-``lemma-19/algebra``         C.4: (8), (9) and the exponent with k_alpha, k_theta, k_lambda
-``lemma-19/threshold``       C.4 (10): eps >= 20 + 4 ln Delta
-``lemma-19/assumptions``     C.4 (9) for the paper's parameters
-``lemma-27/normalisation``   Lemma 27: a(gamma) normalises the Staircase density
-===========================  ================================================
+==============================  ================================================
+``lemma-2/symmetry``            Cor. 13: the characteristic function is real and even
+``lemma-3/moments``             Section 4.3: E|Z| and Var Z of Lemma 3
+``lemma-28/maximiser``          Lemma 28: t*, concavity of ln g, kappa >= t*
+``lemma-18/step``               C.3: Lemmas 16 and 17 imply Lemma 18
+``note-2/bernoulli``            Note 2: (1 + x)^alpha <= 1 + alpha x
+``note-2/gamma``                Note 2: Euler's product gives Gamma(alpha) <= 1/alpha
+``lemma-19/algebra``            C.4: (8), (9) and the exponent with k_alpha, k_theta, k_lambda
+``lemma-19/threshold``          C.4 (10): eps >= 20 + 4 ln Delta
+``lemma-19/assumptions``        C.4 (9) for the paper's parameters
+``lemma-27/normalisation``      Lemma 27: a(gamma) normalises the Staircase density
+``lemma-3-mean-abs/algebra``    Lemma 3 with rates, E|Z|: (8) at theta = Delta
+``lemma-3-variance/algebra``    Lemma 3 with rates, Var Z: (8) at theta = Delta
+==============================  ================================================
 
 The modules, by concern (everything listed in ``__all__`` is re-exported here):
 
@@ -69,6 +71,7 @@ The modules, by concern (everything listed in ``__all__`` is re-exported here):
 * ``lemma_19`` -- Lemma 19's algebra,
   threshold and assumptions;
 * ``staircase`` -- Lemma 27's normalisation;
+* ``rates`` -- Lemma 3 with rates (the algebra replacing Lemma 19's (8)-(10), ball certificate);
 * ``table`` -- ``CHECKS`` and :func:`run`.
 
 >>> import sympy as sp
@@ -90,6 +93,7 @@ from .distribution import arete_characteristic_function, moments_check, symmetry
 from .lemma_19 import algebra_check, assumptions_check, threshold_check
 from .note_2 import bernoulli_check, gamma_check
 from .ratio_bound import lemma18_step_check, maximiser_check
+from .rates import ball_certificate, exp_upper_rational, mean_abs_check, rule_check, variance_check
 from .staircase import normalisation_check, staircase_a
 from .table import CHECKS, run
 
@@ -99,4 +103,5 @@ __all__ = [
     "symmetry_check", "moments_check", "maximiser_check", "lemma18_step_check",
     "bernoulli_check", "gamma_check", "algebra_check", "threshold_check",
     "assumptions_check", "normalisation_check", "staircase_a",
+    "rule_check", "mean_abs_check", "variance_check", "exp_upper_rational", "ball_certificate",
 ]

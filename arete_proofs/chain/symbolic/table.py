@@ -4,8 +4,9 @@ The ids are those of the registry's ``symbolic`` fields, in proof-chain order;
 the checks themselves are in :mod:`~arete_proofs.chain.symbolic.distribution`,
 :mod:`~arete_proofs.chain.symbolic.ratio_bound`,
 :mod:`~arete_proofs.chain.symbolic.note_2`,
-:mod:`~arete_proofs.chain.symbolic.lemma_19` and
-:mod:`~arete_proofs.chain.symbolic.staircase`.
+:mod:`~arete_proofs.chain.symbolic.lemma_19`,
+:mod:`~arete_proofs.chain.symbolic.staircase` and
+:mod:`~arete_proofs.chain.symbolic.rates`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .distribution import moments_check, symmetry_check
 from .lemma_19 import algebra_check, assumptions_check, threshold_check
 from .note_2 import bernoulli_check, gamma_check
 from .ratio_bound import lemma18_step_check, maximiser_check
+from .rates import mean_abs_check, variance_check
 from .staircase import normalisation_check
 
 __all__ = ["CHECKS", "run"]
@@ -36,6 +38,10 @@ _CHECK_LIST = [
                   assumptions_check),
     SymbolicCheck("lemma-27/normalisation", "Lemma 27: a(gamma) normalises the Staircase density",
                   normalisation_check),
+    SymbolicCheck("lemma-3-mean-abs/algebra", "Lemma 3 with rates (E|Z|): (8) at theta = Delta, alpha lam = 48 Delta "
+                  "e^-eps, eps >= 11; hypotheses; optimal split; ball certificate", mean_abs_check),
+    SymbolicCheck("lemma-3-variance/algebra", "Lemma 3 with rates (Var Z): (8) at theta = Delta, alpha lam = 48 Delta "
+                  "e^-eps, eps >= 10; hypotheses; optimal split; ball certificate", variance_check),
 ]
 
 #: check id -> :class:`SymbolicCheck` (call it for a :class:`SymbolicResult`).
