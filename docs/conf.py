@@ -50,7 +50,10 @@ nitpick_ignore = [
     # mpmath's number type, as written in docstrings and annotations
     ("py:class", "mpf"),
     ("py:class", "mpc"),
+    # the standard library has no inventory either (offline build, no intersphinx)
+    ("py:class", "collections.abc.Callable"),
 ]
+
 # Third-party objects have no Sphinx inventory here (the build runs offline,
 # so no intersphinx): references to them render as plain code.
 nitpick_ignore_regex = [

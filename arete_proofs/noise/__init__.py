@@ -5,18 +5,18 @@ engine, float64 path, privacy argument, certificate, samplers and shares; the to
 the library (tight and certified epsilon, accounting, the optimiser, simulation, the CLI
 and the docs tables) take a noise object and use only the interface of
 :mod:`arete_proofs.noise._base`.  A new family is one new module plus one line in
-:data:`_MODULES`.
+``_MODULES``.
 
-================  =====================================  =====  =========  =======
-name              law                                    ID     sym. unim. integer
-================  =====================================  =====  =========  =======
-``laplace``       Laplace(lam)                           yes    yes        no
-``staircase``     SC(gamma, Delta) at level eps          no     yes        no
-``arete``         X1 - X2 + Laplace(lam)                 yes    yes        no
-``arete_gauss``   X1 - X2 + Laplace(lam) + N(0, sigma^2) yes    yes        no
-``dlap``          DLap(a) = GDL(1, a) on the integers    yes    yes        yes
-``gdl``           NB(beta, 1-e^-a) - NB(beta, 1-e^-a)    yes    yes        yes
-================  =====================================  =====  =========  =======
+================  ==========================================  =====  ==========  =======
+name              law                                         ID     sym. unim.  integer
+================  ==========================================  =====  ==========  =======
+``laplace``       Laplace(lam)                                yes    yes         no
+``staircase``     SC(gamma, Delta) at level eps               no     yes         no
+``arete``         X1 - X2 + Laplace(lam)                      yes    yes         no
+``arete_gauss``   X1 - X2 + Laplace(lam) + N(0, sigma^2)      yes    yes         no
+``dlap``          DLap(a) = GDL(1, a) on the integers         yes    yes         yes
+``gdl``           NB(beta, 1-e^-a) - NB(beta, 1-e^-a)         yes    yes         yes
+================  ==========================================  =====  ==========  =======
 
 Importing this package loads the family classes only; each method imports its engine
 when first called, so ``import arete_proofs.noise`` stays light (no scipy, sympy, flint).

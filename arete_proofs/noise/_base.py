@@ -241,7 +241,7 @@ class Noise:
 
     #: registry name (``noise.make(name, ...)``, ``--noise name``)
     name: ClassVar[str] = ""
-    #: one line: the law
+    #: the law, in one line
     title: ClassVar[str] = ""
     #: where it comes from (paper and statement)
     reference: ClassVar[str] = ""
@@ -406,7 +406,7 @@ class Noise:
         return float(self.var(digits=17))
 
     # -- privacy -------------------------------------------------------------------------
-    def tight_epsilon(self, Delta=1, *, digits=12) -> TightResult:
+    def tight_epsilon(self, Delta=1, *, digits=12):
         r"""The tight :math:`\varepsilon^*` for sensitivity ``Delta`` (:class:`TightResult`)."""
         raise self._unsupported("tight_epsilon")
 

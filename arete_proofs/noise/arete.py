@@ -2,7 +2,7 @@ r"""``arete``: the paper's noise :math:`Z = X_1 - X_2 + Y`, :math:`X_i \sim \Gam
 
 Definitions 1 and 9 of Pagh & Stausholm (ALT 2022).  Symmetric and unimodal (Lemma 2),
 so the tight epsilon is the single shift :math:`+\Delta`
-(:data:`~arete_proofs.noise.SYMMETRIC_UNIMODAL`); infinitely divisible: :math:`n` parties
+(:data:`~arete_proofs.noise._base.SYMMETRIC_UNIMODAL`); infinitely divisible: :math:`n` parties
 add :math:`\Gamma(\alpha/n,\theta) - \Gamma(\alpha/n,\theta) + \Gamma(1/n,\lambda) -
 \Gamma(1/n,\lambda)` each (Lemma 10).  This module holds no numerics of its own: it is the
 family's entry in the noise interface, over
@@ -12,7 +12,7 @@ family's entry in the noise interface, over
 * the tight epsilon :func:`arete_proofs.privacy.tight.tight_epsilon` (its module docstring is
   the proof) and the certificate :func:`arete_proofs.certified.epsilon.certify_epsilon`;
 * the samplers :mod:`arete_proofs.mechanisms.sampling`, the scipy object
-  :data:`arete_proofs.stats.arete`, the optimiser's problem
+  :class:`arete_proofs.stats.arete_gen`, the optimiser's problem
   (:class:`arete_proofs.privacy.optimize.AreteProblem`).
 
 >>> from arete_proofs.noise import make
@@ -195,7 +195,7 @@ class AreteNoise(Noise):
         return pdf_ball(t, *self._args(), digits=digits)
 
     def accounting_hints(self):
-        """What :mod:`arete_proofs.privacy.accounting` needs beyond the densities (|(ln f)'| <= 1/lam)."""
+        """What :mod:`arete_proofs.privacy.accounting` needs beyond the densities (``|(ln f)'| <= 1/lam``)."""
         from ..privacy.accounting import AccountingHints
 
         a, th, lam = self.float_params()

@@ -3,7 +3,7 @@ r"""``arete_gauss``: Arete with a Gaussian part, :math:`Z = X_1 - X_2 + Y + N`, 
 Beyond the paper (issue 17): the Gaussian part smooths the Gamma difference's spike at 0
 so that :math:`\lambda` can be 0.  A convolution of symmetric unimodal laws, so symmetric
 unimodal (Wintner): the tight epsilon is the single shift :math:`+\Delta`
-(:data:`~arete_proofs.noise.SYMMETRIC_UNIMODAL`; :mod:`arete_proofs.privacy.tight_gauss`,
+(:data:`~arete_proofs.noise._base.SYMMETRIC_UNIMODAL`; :mod:`arete_proofs.privacy.tight_gauss`,
 item 1).  Infinitely divisible: each of :math:`n` parties adds Lemma 10's share plus
 :math:`\mathcal N(0, \sigma^2/n)`.  The family's entry in the noise interface over
 
@@ -11,7 +11,7 @@ item 1).  Infinitely divisible: each of :math:`n` parties adds Lemma 10's share 
   :mod:`arete_proofs.distributions.fast_gauss` (float64);
 * :func:`arete_proofs.privacy.tight_gauss.tight_epsilon` (the proof is its module docstring),
   :func:`arete_proofs.certified.gauss.certify_epsilon_gauss`;
-* :data:`arete_proofs.stats.arete_gauss`, :mod:`arete_proofs.mechanisms.sampling`, and the
+* ``arete_proofs.stats.arete_gauss``, :mod:`arete_proofs.mechanisms.sampling`, and the
   optimiser's problem :class:`arete_proofs.privacy.optimize_gauss.GaussProblem`.
 
 ``lam = 0`` is allowed (``sigma > 0`` then), ``sigma`` must be positive: ``sigma = 0`` is the

@@ -4,7 +4,7 @@ Geng and Viswanath (2016): the least :math:`E|X|` (at :math:`\gamma^* = 1/(1+e^{
 and the least variance of *any* :math:`\varepsilon`-DP additive noise for sensitivity
 :math:`\Delta` -- the floor every other family is measured against.  Symmetric and unimodal
 (nonincreasing on :math:`t > 0`), so the shift :math:`+\Delta` is the worst
-(:data:`~arete_proofs.noise.SYMMETRIC_UNIMODAL`); the density ratio across a shift by the
+(:data:`~arete_proofs.noise._base.SYMMETRIC_UNIMODAL`); the density ratio across a shift by the
 step width is exactly :math:`e^{\varepsilon}` for every :math:`t \ge 0`, so the tight epsilon for
 sensitivity :math:`\Delta` is :math:`\varepsilon`, attained; for other
 sensitivities it is :func:`arete_proofs.distributions.staircase.privacy_loss`.  **Not**

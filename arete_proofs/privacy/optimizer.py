@@ -16,7 +16,7 @@ in three steps that are the same for every family; what differs is the family's
    target (a parameter in which :math:`\varepsilon^*` decreases: adding independent noise is
    post-processing), the problem's start points (:meth:`SearchProblem.starts`) are jittered by
    ``seed`` and each is refined by a Nelder-Mead pass (:attr:`SearchProblem.coarse`), then the
-   best once more (:attr:`SearchProblem.fine`); :meth:`SearchProblem.finish` turns the best
+   best once more (``SearchProblem.fine``); :meth:`SearchProblem.finish` turns the best
    point into parameters.
 2. **Scale** to :math:`\Delta` (every family here is closed under scaling:
    :math:`cZ` has :math:`\varepsilon^*` at :math:`c\Delta`, :meth:`SearchProblem.noise`).
