@@ -380,7 +380,7 @@ def mgf(t, weights, rates, *, skip=None):
     return out
 
 
-def tail_error_bound(k, weights, rates, *, theta=None):
+def tail_error_bound(k, weights, rates, *, fraction=None):
     r"""An explicit :math:`E_k` with :math:`C_r - E_k \le p_k e^{\lambda k} \le C_r` for every :math:`k` (:math:`r = k \bmod w^*`).
 
     Write :math:`Z = w^* X^* + Y` (:math:`X^*` the dominant DLap, rate :math:`a^*`, :math:`\lambda = a^*/w^*`).
@@ -389,7 +389,8 @@ def tail_error_bound(k, weights, rates, *, theta=None):
     and by Chernoff :math:`\sum_{y > k} P(Y = y) e^{\lambda y} \le e^{-\theta k} E e^{(\lambda+\theta) Y}` for
     :math:`0 < \theta`, :math:`(\lambda + \theta) w_c < a_c` (all other components).  Returns
     :math:`\min_\theta \tanh(a^*/2) e^{-\theta k} E e^{(\lambda+\theta)Y}` over a grid of :math:`\theta`, and
-    the :math:`\theta` used (``0`` and ``0`` for a single DLap, where :math:`p_k e^{\lambda |k|} = C` exactly).
+    the :math:`\theta` used (``fraction``: :math:`\theta` as a fraction of the gap between the two least
+    moduli, instead of the grid; ``0`` and ``0`` for a single DLap, where :math:`p_k e^{\lambda |k|} = C` exactly).
 
     >>> from mpmath import mp
     >>> E, th = tail_error_bound(100, [1, 2], ["1", "1"])
@@ -407,7 +408,7 @@ def tail_error_bound(k, weights, rates, *, theta=None):
     lam = lr[c]
     gap = min(lr[i] for i in range(len(w)) if i != c) - lam
     best = (mp.inf, mp.zero)
-    for frac in (theta,) if theta is not None else (0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 0.95):
+    for frac in (fraction,) if fraction is not None else (0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 0.95):
         th = gap * frac
         val = mp.tanh(a[c] / 2) * mp.exp(-th * k) * mgf(lam + th, w, r, skip=c)
         if val < best[0]:
