@@ -20,7 +20,7 @@ a positive combination of :math:`e^{\pm t/b}` (convex on the cell).  Gaussian:
 :math:`g = \varphi_\sigma` summed over the lattice points within :math:`\sim 9\sigma` of
 :math:`t` (more at more digits); the rest is bounded with :math:`p_k \le \min(1, C_{\max} e^{-\lambda|k|})`
 (:func:`arete_proofs.distributions.comb.tail_error_bound`: :math:`p_k e^{\lambda k} \le C_{k \bmod w}`).
-Tail: :math:`p_k \approx C_{k \bmod w} e^{-\lambda k}` gives the periodic limit law
+CDF: :meth:`LatticeLaw.sf`.  Tail: :math:`p_k \approx C_{k \bmod w} e^{-\lambda k}` gives the periodic limit law
 :math:`f_\infty(t) = \sum_{k \in \mathbb Z} C_{k \bmod w} e^{-\lambda k} g(t - hk)`,
 :math:`f_\infty(t + wh) = e^{-\lambda w} f_\infty(t)` (:class:`LatticeLaw` with ``limit=True``).
 
@@ -178,7 +178,7 @@ class LatticeLaw:
                     break
         return total
 
-    def cdf_mixture_mean_abs(self, digits=None):
+    def mean_abs(self):
         r""":math:`E|Z| = \sum_k p_k E|hk + S|` (module docstring), summed until the terms are below the precision."""
         with mp.workdps(self.dps):
             b = self.s
@@ -198,6 +198,38 @@ class LatticeLaw:
                 if rest <= tol * total:
                     break
             return total
+
+    def sf(self, t):
+        r""":math:`P(Z > t)`: :math:`P(M > k) + \sum_j p_j [P(S > t - hj) - 1\{j > k\}]`, :math:`k = \lfloor t/h \rfloor`.
+
+        Laplace: the bracket sums to :math:`\tfrac12 e^{-t/b} S^L_k - \tfrac12 e^{t/b} S^R_k`; Gaussian: summed
+        over the lattice points near :math:`t` (Gaussian tails beyond).  Each term with :math:`j > k` is
+        :math:`p_j P(S > t - hj) \ge p_j/2`: no cancellation.  :math:`t < 0` by symmetry.
+        """
+        from .comb import comb_sf
+
+        with mp.workdps(self.dps):
+            t = mp.mpf(t)
+            if t < 0:
+                return 1 - self.sf(-t)  # P(Z > t) = P(Z < -t) = 1 - P(Z >= -t), continuous law
+            k = int(mp.floor(t / self.h))
+            head = comb_sf(k, self.w, self.rt, digits=self.dps)
+            if self.kernel == "laplace":
+                SL, SR = self.cell(k)
+                return head + (mp.exp(-t / self.s) * SL - mp.exp(t / self.s) * SR) / 2
+            tol = mp.mpf(10) ** (-self.dps)
+            corr = mp.zero
+            for direction in (1, -1):
+                n = 0 if direction < 0 else 1
+                while True:
+                    j = k + direction * n if direction > 0 else k - n
+                    u = (t - self.h * j) / self.s
+                    term = self.p(j) * (mp.ncdf(-u) - (1 if j > k else 0))
+                    corr += term
+                    n += 1
+                    if abs(u) > 6 and abs(term) <= tol * head:
+                        break
+            return head + corr
 
     def var(self):
         r""":math:`h^2 \operatorname{Var} M + \operatorname{Var} S` (:math:`2b^2` or :math:`\sigma^2`)."""

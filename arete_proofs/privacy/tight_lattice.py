@@ -346,8 +346,10 @@ def _gauss_rho(law, lim, Tp, theta, E0):
 def tight_epsilon_lattice_laplace(a, m, b, h, Delta=1, *, digits=12):
     r"""Tight epsilon of :math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Laplace}(b)` (Theorem 21's family), every real shift.
 
-    >>> r = tight_epsilon_lattice_laplace("2", 1, "0.5", "1", 1, digits=8)
-    >>> r.epsilon <= 2 and r.certified                          # DLap(2) on Z + Laplace: at most a Delta/h
+    >>> r = tight_epsilon_lattice_laplace("2", 1, "0.25", "1", 1, digits=8)
+    >>> # DLap(2) on Z + Laplace(1/4): split s into a lattice part and a remainder (Theorem 21's proof):
+    >>> # at most max_s min(s/b, a + (1-s)/b) = 3 over 0 <= s <= 1
+    >>> r.epsilon <= 3 and r.certified
     True
     """
     w, r = msdlap_components(a, m)
