@@ -100,7 +100,7 @@ class LatticeNoise(Noise):
         from scipy import special
 
         a, m, s, h = self._floats()
-        N = int(m * m * 40 / a) + 50
+        N = min(int(m * (745 / a + 10)) + 50, 40_000)
         p = float_pmf_table(range(1, m + 1), [a] * m, N)
         k = np.arange(-N, N + 1)
         keep = p > 0

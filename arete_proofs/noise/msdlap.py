@@ -159,7 +159,7 @@ class MsdlapNoise(Noise):
 
         a, m = self.float_params()
         m = int(m)
-        N = min(int(m * m * 40 / a) + 50, 2_000_000)
+        N = min(int(m * (745 / a + 10)) + 50, 40_000)
         return float_pmf_table(range(1, m + 1), [a] * m, N), N
 
     def logpdf_float(self, t):

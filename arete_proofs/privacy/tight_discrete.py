@@ -138,9 +138,13 @@ def tight_epsilon_comb(weights, rates, Delta, *, digits=12, max_window=200_000):
     """
     w, rt = _check(weights, rates)
     d = resolve_digits(digits)
-    if isinstance(Delta, bool) or int(Delta) != Delta or int(Delta) < 1:
+    try:
+        ok = not isinstance(Delta, bool) and mp.mpf(Delta) == int(mp.mpf(Delta)) and int(mp.mpf(Delta)) >= 1
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
         raise ValueError(f"Delta must be an integer >= 1 for a noise on the integers, got {Delta!r}")
-    Delta = int(Delta)
+    Delta = int(mp.mpf(Delta))
     L, rs = tail_limit(w, rt, Delta, digits=d)
     C = tail_constants(w, rt, digits=d + 5)
     with mp.workdps(d + GUARD_DIGITS):
