@@ -72,6 +72,13 @@ MODULES = [
     "noise.staircase",
     "noise.arete",
     "noise.arete_gauss",
+    "distributions.comb",
+    "distributions.lattice",
+    "privacy.tight_discrete",
+    "privacy.tight_lattice",
+    "noise.msdlap",
+    "noise.lattice_laplace",
+    "noise.lattice_gauss",
     "privacy.optimizer",
     "chain.expressions",
 ]

@@ -40,6 +40,18 @@ def _law(a, m, h, kernel, scale, digits):
     return LatticeLaw(r, w, h, kernel=kernel, scale=scale, digits=digits)
 
 
+@functools.lru_cache(maxsize=16)
+def _float_table(a, m, s, h):
+    """``(log p_k, h k)`` over the float64 pmf table of MSDLap(a, m) (entries > 0)."""
+    from ..distributions.comb import float_pmf_table
+
+    N = min(int(m * (745 / a + 10)) + 50, 40_000)
+    p = float_pmf_table(range(1, m + 1), [a] * m, N)
+    k = np.arange(-N, N + 1)
+    keep = p > 0
+    return np.log(p[keep]), h * k[keep]
+
+
 def _txt(v):
     return v if isinstance(v, str) else (str(v) if isinstance(v, int) else repr(v) if isinstance(v, float)
                                          else mp.nstr(v, 40))
@@ -96,25 +108,25 @@ class LatticeNoise(Noise):
 
     # -- float64 (a pmf table and the mixture; for plots and searches) -------------------------
     def _float_mixture(self, t, cdf=False):
-        from ..distributions.comb import float_pmf_table
+        """float64 log density (or log CDF) of the mixture: a pmf table and logsumexp, in chunks of points."""
         from scipy import special
 
-        a, m, s, h = self._floats()
-        N = min(int(m * (745 / a + 10)) + 50, 40_000)
-        p = float_pmf_table(range(1, m + 1), [a] * m, N)
-        k = np.arange(-N, N + 1)
-        keep = p > 0
-        lp, x = np.log(p[keep]), h * k[keep]
+        lp, x = _float_table(*self._floats())
+        s = self._floats()[2]
         t = np.atleast_1d(np.asarray(t, dtype=float))
-        u = t[:, None] - x[None, :]
-        if self.kernel == "laplace":
-            if cdf:
-                lk = np.where(u < 0, np.log(0.5) + u / s, np.log1p(-0.5 * np.exp(-np.abs(u) / s)))
+        out = np.empty(t.shape)
+        for i in range(0, t.size, 512):
+            u = t[i:i + 512, None] - x[None, :]
+            if self.kernel == "laplace":
+                if cdf:
+                    lk = np.where(u < 0, np.log(0.5) + np.minimum(u, 0) / s,
+                                  np.log1p(-0.5 * np.exp(-np.abs(u) / s)))
+                else:
+                    lk = -np.abs(u) / s - np.log(2 * s)
             else:
-                lk = -np.abs(u) / s - np.log(2 * s)
-        else:
-            lk = special.log_ndtr(u / s) if cdf else -0.5 * (u / s) ** 2 - np.log(s * np.sqrt(2 * np.pi))
-        return special.logsumexp(lp[None, :] + lk, axis=1)
+                lk = special.log_ndtr(u / s) if cdf else -0.5 * (u / s) ** 2 - np.log(s * np.sqrt(2 * np.pi))
+            out[i:i + 512] = special.logsumexp(lp[None, :] + lk, axis=1)
+        return out
 
     def _floats(self):
         vals = dict(zip([p.name for p in self.parameters], self.float_params()))

@@ -310,7 +310,7 @@ def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12,
 
 
 def _e0(law):
-    """``(E0, theta)`` with :math:`E_k \le E_0 e^{-\theta k}` (comb bound), theta chosen for the smallest window.
+    r"""``(E0, theta)`` with :math:`E_k \le E_0 e^{-\theta k}` (comb bound), theta chosen for the smallest window.
 
     The window needed for ``d`` digits is about :math:`(\ln E_0 + 2.3(d+10))/\theta`: minimised over a grid
     of theta (fractions of the gap between the two least pole moduli).
