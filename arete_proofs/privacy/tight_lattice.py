@@ -60,7 +60,7 @@ from dataclasses import dataclass
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, positive, resolve_digits
+from .._validation import positive, resolve_digits
 from ..distributions.comb import msdlap_components, tail_error_bound
 from ..distributions.lattice import LatticeLaw, theorem21_parameters
 
