@@ -33,7 +33,7 @@ loss of :math:`f` tends to that of :math:`f_\infty`, so :math:`\varepsilon^* \ge
 :math:`|\ln f - \ln f_\infty| \le \eta(T')` for :math:`t \ge T'` (from the comb bound
 :math:`C_r - E_k \le p_k e^{\lambda k} \le C_r`, :func:`arete_proofs.distributions.comb.tail_error_bound`,
 and the kernel's tail; for Laplace :math:`\rho(t) \le [E_0 S(t) + N(t)]/F_{\min}` with the
-monotone majorants written in :func:`_laplace_rho`) bounds every pair with :math:`t > T = T' + \Delta`
+monotone majorants written in ``_laplace_rho``) bounds every pair with :math:`t > T = T' + \Delta`
 by :math:`L + 2\eta`.  Result: :math:`\max(W, L) \le \varepsilon^* \le \max(W, L + 2\eta)`,
 :math:`W` the window maximum over the candidates with :math:`0 \le t \le T`, and :math:`T'` is
 chosen so that :math:`2\eta < 10^{-(d+5)}`.
