@@ -140,6 +140,11 @@ def _key(a, name):
 
 
 def _check(weights, rates):
+    return _check_cached(tuple(weights), tuple(rates))
+
+
+@lru_cache(maxsize=256)
+def _check_cached(weights, rates):
     w = tuple(_int(x, "weight") for x in weights)
     r = tuple(_key(x, "a") for x in rates)
     if len(w) != len(r) or not w:
@@ -210,6 +215,9 @@ def _prep(weights, rates, digits):
     return w, r, d
 
 
+_EXTRA: dict = {}
+
+
 def _terms(P, k):
     return [mp.exp(-k * P.log_rho[c]) * P.B[c][k % P.w[c]] for c in range(len(P.w))]
 
@@ -224,7 +232,7 @@ def comb_pmf(k, weights, rates, *, digits=None):
     w, r, d = _prep(weights, rates, digits)
     k = abs(int(k))
     base = d + GUARD_DIGITS
-    extra = 0
+    extra = _EXTRA.get((w, r, d), 0)  # the cancellation seen so far for this comb (grows near k = 0 only)
     while True:
         P = _poles(w, r, base + extra)
         with mp.workdps(base + extra):
@@ -234,6 +242,7 @@ def comb_pmf(k, weights, rates, *, digits=None):
         if val > 0:
             need = int(mp.ceil(mp.log10(size / val))) + 2
             if need <= extra:
+                _EXTRA[(w, r, d)] = extra
                 with mp.workdps(d + GUARD_DIGITS):
                     return +val
             extra = need + 5
