@@ -133,3 +133,13 @@ def test_sampler_and_shares_ks_with_power(name, extra):
     assert stats.kstest(s, z.cdf_float).pvalue > 1e-6
     wrong = make(name, a="2", m=3, h=str(0.25 * 1.3), **extra).sample(10_000, rng=7)   # a 30% wrong scale
     assert stats.kstest(wrong, z.cdf_float).pvalue < 1e-6
+
+
+def test_laplace_interior_maximum_against_brute_force():
+    """A case whose supremum is attained in the window (at t = 0, v = -1/2), above the tail limit."""
+    r = tl.tight_epsilon_lattice_laplace("3", 5, "0.05", "0.2", "0.5", digits=10)
+    assert r.attained and r.epsilon > r.tail_limit + 0.5
+    t, v = r.witness
+    assert abs(t) < 1e-20 and abs(abs(v) - mp.mpf("0.5")) < 1e-20
+    best, _ = _brute(make("lattice_laplace", a=3, m=5, b="0.05", h="0.2"), 0.5, 20, 400)
+    assert abs(best - r.epsilon) < 1e-9          # the grid contains the witness pair
