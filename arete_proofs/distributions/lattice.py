@@ -169,11 +169,11 @@ class LatticeLaw:
                 k = k0 + direction * n
                 total += self.p(k) * phi(t - h * k)
                 n += 1
-                # remaining terms: p_k <= pb * e^{lambda n'} (limit law grows to the left), phi decays as Gaussian
+                # remaining terms: the weight bound grows at most by e^{lambda} per step (towards the origin,
+                # or leftwards for the limit law) and phi(u + h)/phi(u) <= e^{-u h/sigma^2}: a geometric tail
                 u = abs(t - h * (k0 + direction * n))
                 nxt = self.p_bound(k0 + direction * n) * phi(u)
-                growth = mp.exp(self.lam) if (self.limit and direction < 0) else mp.one
-                ratio = growth * mp.exp(-u * h / sg ** 2)
+                ratio = mp.exp(self.lam - u * h / sg ** 2)
                 if u > 3 * sg and ratio < 0.5 and nxt / (1 - ratio) <= tol * total:
                     break
         return total
