@@ -143,3 +143,18 @@ def test_laplace_interior_maximum_against_brute_force():
     assert abs(t) < 1e-20 and abs(abs(v) - mp.mpf("0.5")) < 1e-20
     best, _ = _brute(make("lattice_laplace", a=3, m=5, b="0.05", h="0.2"), 0.5, 20, 400)
     assert abs(best - r.epsilon) < 1e-9          # the grid contains the witness pair
+
+
+@pytest.mark.slow
+def test_issue24_lattice_gauss_point():
+    """Issue 24's eps = 8 point (a = 7.945, m = 28, sigma = 0.015 ~ 0.42 h): eps* 8.0041234786, attained
+    in the window above the tail limit 7.9979759656 (this module, 8 digits, grid 16, 2026-12-02), and
+    E|Z| = 1.200 times the Staircase's at that eps."""
+    from fractions import Fraction
+
+    z = make("lattice_gauss", a="7.945", m=28, sigma="0.015", h=Fraction(1, 28))
+    r = z.tight_epsilon(1, digits=8, grid=16)
+    assert abs(r.epsilon - mp.mpf("8.0041234786")) < 1e-8 and r.attained
+    assert abs(r.tail_limit - mp.mpf("7.9979759656")) < 1e-8
+    sc = make("staircase", eps=mp.nstr(r.epsilon, 12))
+    assert 1.19 < z.mean_abs(digits=10) / sc.mean_abs(digits=10) < 1.21

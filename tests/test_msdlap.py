@@ -148,3 +148,9 @@ def test_sampler_and_shares_chi_squared_with_power():
     wrong = make("msdlap", a=str(1.2 * 0.7), m=3).sample(100_000, rng=13)   # a 30% wrong scale
     assert _chi2_p(wrong, pm.get, -12, 12) < 1e-6
     assert z.shares(7).sum_law(14).var() == pytest.approx(2 * float(z.var(digits=16)))
+
+
+@pytest.mark.slow
+def test_theorem16_larger_delta():
+    r = td.tight_epsilon_msdlap("2", 30, 30, digits=12)
+    assert abs(r.epsilon - 2) < 1e-12 and not r.attained
