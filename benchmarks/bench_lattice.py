@@ -15,7 +15,7 @@ Times, at ``--digits`` (wall-clock and CPU seconds of this process, on a shared 
 The issue's speed targets: a continuous lattice set (m <= 250) to 12 digits in under 30 s, a
 discrete set (Delta <= 1000) in under 10 s.  Measured 2026-12-02 (2 shared cores, 12 digits):
 msdlap m = Delta = 8 0.3 s (m = Delta = 30: 11 s); Theorem 21 eps = 6 2 s, eps = 10 17 s (m = 28);
-the Gaussian point about 6 min at 8 digits (before the pmf cache; see docs/lattice.md).  Not met
+the Gaussian point about 1 min at 8 digits.  Not met
 for large m: the pole constants cost O(m^3) and the window O(m^2/a) lattice points (left for
 the follow-up).  Run from the repository root as ``PYTHONPATH=. python benchmarks/bench_lattice.py``
 when the installed package is another checkout.
