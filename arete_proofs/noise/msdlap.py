@@ -107,6 +107,15 @@ class MsdlapNoise(Noise):
     integer_valued = True
     supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares"})
 
+    @classmethod
+    def theorem16(cls, eps, Delta):
+        r"""Theorem 16's noise MSDLap(:math:`\varepsilon`, :math:`\Delta`) for integer sensitivity ``Delta``.
+
+        >>> MsdlapNoise.theorem16("1.5", 4)
+        msdlap(a='1.5', m=4)
+        """
+        return cls(a=eps, m=Delta)
+
     def _comp(self):
         from ..distributions.comb import msdlap_components
 
