@@ -1,0 +1,245 @@
+r"""``msdlap``: multi-scale discrete Laplace, :math:`Z = \sum_{i=1}^m i X_i`, :math:`X_i` iid DLap(a), on the integers.
+
+Harrison and Manurangsi (FORC 2025), Theorem 16: with :math:`a = \varepsilon` and :math:`m = \Delta`
+it is :math:`\varepsilon`-DP at integer sensitivity :math:`\Delta`.  A comb, **not** unimodal: the
+tight epsilon is taken over every integer shift :math:`|s| \le \Delta`
+(:mod:`arete_proofs.privacy.tight_discrete`: a window plus the exact tail limit from the
+dominant poles).  Exact values: :mod:`arete_proofs.distributions.comb` (partial fractions,
+checked against direct convolution).  Infinitely divisible: DLap(a) :math:`= \mathrm{NB}(1, p) -
+\mathrm{NB}(1, p)`, :math:`p = 1 - e^{-a}`, so each of :math:`n` parties adds
+:math:`\sum_i i\,(\mathrm{NB}(1/n, p) - \mathrm{NB}(1/n, p))`.
+
+>>> from arete_proofs.noise import make
+>>> z = make("msdlap", a=2, m=3)
+>>> r = z.tight_epsilon(Delta=3, digits=10)
+>>> abs(r.epsilon - 2) < 1e-10, r.attained          # Theorem 16: eps* = a at Delta = m, the tail limit
+(True, False)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+from mpmath import mp
+
+from ._base import Noise, NotSupported, Parameter, TightResult
+from ._shares import Shares
+
+__all__ = ["MsdlapNoise", "comb_tight_result", "nb_lattice_draw", "LatticeSum"]
+
+
+def comb_tight_result(r, Delta, reduction, method) -> TightResult:
+    """A :class:`~arete_proofs.noise.TightResult` from a comb's or a lattice law's tight result.
+
+    >>> from arete_proofs.privacy.tight_discrete import tight_epsilon_msdlap, EVERY_INTEGER_SHIFT
+    >>> t = comb_tight_result(tight_epsilon_msdlap(1, 1, 1, digits=8), 1, EVERY_INTEGER_SHIFT, "x")
+    >>> t.epsilon == 1 and t.reduction == EVERY_INTEGER_SHIFT        # DLap(1): eps* = a Delta (Theorem 16, m = 1)
+    True
+    """
+    return TightResult(epsilon=r.epsilon, lower_bound=r.lower_bound, upper_bound=r.upper_bound, witness=r.witness,
+                       attained=r.attained, tail_limit=r.tail_limit, Delta=Delta, digits=r.digits,
+                       reduction=reduction, method=method, details=r)
+
+
+def nb_lattice_draw(g, a, m, n, shape):
+    r"""float64 array of :math:`\sum_{i=1}^m i\,(\mathrm{NB}(1/n, p) - \mathrm{NB}(1/n, p))`, :math:`p = 1 - e^{-a}`.
+
+    ``n = 1`` is MSDLap(a, m) itself (NB(1, p) is the geometric law, so the difference is DLap(a)).
+
+    >>> import numpy as np
+    >>> x = nb_lattice_draw(np.random.default_rng(1), 1.0, 1, 1, (200_000,))
+    >>> bool(abs(x.var() - 1 / (np.cosh(1) - 1)) < 0.05)       # Var DLap(a) = 1/(cosh a - 1)
+    True
+    """
+    p = -math.expm1(-a)
+    out = np.zeros(shape)
+    for i in range(1, m + 1):
+        out += i * (g.negative_binomial(1.0 / n, p, shape) - g.negative_binomial(1.0 / n, p, shape))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class LatticeSum:
+    r"""Law of ``k`` designed noises (the sum of ``k n`` shares): ``k``, ``description``, ``var()``, ``mean_abs``.
+
+    :math:`\operatorname{Var}` is :math:`k` times the designed noise's (GDL(k, a) on each scale: Theorem 16's variance times k).
+
+    >>> from arete_proofs.noise import make
+    >>> z = make("msdlap", a=1, m=2)
+    >>> s = z.shares(4).sum_law(8)
+    >>> s.k, abs(s.var() - 2 * float(z.var(digits=16))) < 1e-12
+    (2.0, True)
+    """
+
+    k: float
+    description: str
+    variance: float
+    exact: object = None
+
+    def mean_abs(self, digits=None):
+        """Exact :math:`E|N|` where known (``k = 1``), else ``None``."""
+        return None if self.exact is None else self.exact(digits)
+
+    def var(self) -> float:
+        return self.variance
+
+
+class MsdlapNoise(Noise):
+    r"""MSDLap(a, m) :math:`= \sum_{i=1}^m i\,\mathrm{DLap}(a)` on the integers (Theorem 16 of Harrison and Manurangsi 2025).
+
+    >>> z = MsdlapNoise(a="1.5", m=2)
+    >>> from mpmath import mp
+    >>> mp.almosteq(z.var(digits=20), 5 / (mp.cosh(1.5) - 1), 1e-13)    # Theorem 16: S2(m)/(cosh a - 1)
+    True
+    """
+
+    name = "msdlap"
+    title = "MSDLap: sum_{i=1}^m i X_i, X_i iid DLap(a), on the integers"
+    reference = "Harrison & Manurangsi (FORC 2025), Theorem 16 (a = eps, m = Delta)"
+    parameters = (
+        Parameter("a", "positive", "DLap rate a > 0 (pmf tanh(a/2) e^{-a|k|})"),
+        Parameter("m", "integer", "number of scales m >= 1 (Theorem 16: m = Delta)"),
+    )
+    infinitely_divisible = True
+    symmetric_unimodal = False
+    integer_valued = True
+    supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares"})
+
+    @classmethod
+    def theorem16(cls, eps, Delta):
+        r"""Theorem 16's noise MSDLap(:math:`\varepsilon`, :math:`\Delta`) for integer sensitivity ``Delta``.
+
+        >>> MsdlapNoise.theorem16("1.5", 4)
+        msdlap(a='1.5', m=4)
+        """
+        return cls(a=eps, m=Delta)
+
+    def _comp(self):
+        from ..distributions.comb import msdlap_components
+
+        return msdlap_components(self.a, self.m)
+
+    # -- exact --------------------------------------------------------------------------------
+    def pmf(self, k, *, digits=None):
+        from ..distributions.comb import comb_pmf
+
+        def one(x):
+            if x != int(x):
+                return mp.zero
+            return comb_pmf(int(x), *self._comp(), digits=digits)
+
+        return [one(x) for x in k] if isinstance(k, (list, tuple)) else one(k)
+
+    def logpmf(self, k, *, digits=None):
+        from ..distributions.comb import comb_logpmf
+
+        def one(x):
+            if x != int(x):
+                return -mp.inf
+            return comb_logpmf(int(x), *self._comp(), digits=digits)
+
+        return [one(x) for x in k] if isinstance(k, (list, tuple)) else one(k)
+
+    pdf = pmf
+    logpdf = logpmf
+
+    def sf(self, t, *, digits=None):
+        from ..distributions.comb import comb_sf
+
+        def one(x):
+            return comb_sf(int(mp.floor(x)), *self._comp(), digits=digits)
+
+        return [one(x) for x in t] if isinstance(t, (list, tuple)) else one(t)
+
+    def cdf(self, t, *, digits=None):
+        from ..distributions.comb import comb_sf
+
+        def one(x):  # P(Z <= x) = P(Z >= -x) = P(Z > -floor(x) - 1)   (symmetry)
+            return comb_sf(-int(mp.floor(x)) - 1, *self._comp(), digits=digits)
+
+        return [one(x) for x in t] if isinstance(t, (list, tuple)) else one(t)
+
+    def mean_abs(self, *, digits=None):
+        from ..distributions.comb import comb_mean_abs
+
+        return comb_mean_abs(*self._comp(), digits=digits)
+
+    def var(self, *, digits=None):
+        from ..distributions.comb import comb_var
+
+        return comb_var(*self._comp(), digits=digits)
+
+    # -- float64 ---------------------------------------------------------------------------
+    def _table(self):
+        from ..distributions.comb import float_pmf_table
+
+        a, m = self.float_params()
+        m = int(m)
+        N = min(int(m * (745 / a + 10)) + 50, 40_000)
+        return float_pmf_table(range(1, m + 1), [a] * m, N), N
+
+    def logpdf_float(self, t):
+        """float64 :math:`\\ln p_k` from a convolution table (``-inf`` off the integers and past the table)."""
+        p, N = self._table()
+        t = np.asarray(t, dtype=float)
+        out = np.full(t.shape, -np.inf)
+        ok = (t == np.round(t)) & (np.abs(t) <= N)
+        with np.errstate(divide="ignore"):
+            out[ok] = np.log(p[(np.round(t[ok]).astype(np.int64) + N)])
+        return out
+
+    def sf_float(self, t):
+        p, N = self._table()
+        t = np.floor(np.asarray(t, dtype=float))
+        c = np.cumsum(p[::-1])[::-1]  # c[j] = P(Z >= j - N)
+        idx = np.clip(t + 1 + N, 0, 2 * N).astype(np.int64)
+        return np.where(t + 1 > N, 0.0, np.where(t + 1 < -N, 1.0, c[idx]))
+
+    def mean_abs_float(self):
+        return float(self.mean_abs(digits=17))
+
+    def var_float(self):
+        return float(self.var(digits=17))
+
+    # -- privacy ---------------------------------------------------------------------------
+    def tight_epsilon(self, Delta=1, *, digits=12):
+        r"""Every integer shift :math:`|s| \le \Delta` (:func:`arete_proofs.privacy.tight_discrete.tight_epsilon_comb`)."""
+        from ..privacy.tight_discrete import EVERY_INTEGER_SHIFT, tight_epsilon_comb
+
+        r = tight_epsilon_comb(*self._comp(), Delta, digits=digits)
+        return comb_tight_result(r, Delta, EVERY_INTEGER_SHIFT, r.method)
+
+    # -- sampling, shares ------------------------------------------------------------------
+    def sample(self, size=None, rng=None):
+        from ..mechanisms import sampling
+
+        a, m = self.float_params()
+        g = sampling.generator(rng)
+        shape = () if size is None else ((size,) if isinstance(size, int) else tuple(size))
+        x = nb_lattice_draw(g, a, int(m), 1, shape)
+        return float(x) if size is None else x
+
+    def shares(self, n):
+        from ..mechanisms import sampling as _s
+
+        n = _s._count(n, "n")
+        a, m = self.float_params()
+        m = int(m)
+        v = float(self.var(digits=17))
+
+        def draw(g, shape):
+            return nb_lattice_draw(g, a, m, n, shape)
+
+        def sum_law(c):
+            c = _s._count(c, "contributors")
+            k = c / n
+            exact = (lambda digits: float(self.mean_abs(digits=digits or 15))) if k == 1 else None
+            return LatticeSum(k, f"sum_i i GDL({k:g}, {a:g}), i = 1..{m}", k * v, exact)
+
+        return Shares(self, n, f"sum_i i (NB(1/n, 1 - e^-{a:g}) - NB(1/n, 1 - e^-{a:g})), i = 1..{m}", draw,
+                      sum_law)
+
+    def scipy(self):
+        raise NotSupported("noise 'msdlap' has no scipy.stats object here (use pmf/sample)")

@@ -1,0 +1,378 @@
+r"""Tight epsilon of the smoothed lattice laws over every real shift :math:`|s| \le \Delta`.
+
+:math:`Z = h M + S` (:mod:`arete_proofs.distributions.lattice`), :math:`M` a DLap comb
+(MSDLap(a, m) for the families), :math:`S` Laplace(b) or :math:`\mathcal N(0,\sigma^2)`.  The law
+is a comb, not unimodal, so every shift counts:
+
+.. math::
+
+   \varepsilon^* = \sup_{|t - v| \le \Delta} \ln f(t) - \ln f(v)
+                 = \sup_t \Big[\ln f(t) - \min_{|v-t| \le \Delta} \ln f(v)\Big].
+
+(With Laplace smoothing the single shift :math:`+\Delta` can cost less than :math:`a` while a
+half-step shift costs about :math:`h/(2b)`.)  By symmetry only :math:`t \ge 0` is needed.
+
+**Laplace smoothing: an exact reduction to lattice points.**  On a cell :math:`[hj, h(j+1)]`,
+:math:`f = A e^{u/b} + B e^{-u/b}` with :math:`A, B > 0`: convex, and a ratio
+:math:`f(v + \Delta)/f(v)` of two such functions (both points in fixed cells) is
+:math:`(A'x + B')/(Ax + B)` in :math:`x = e^{2v/b}` -- monotone.  Hence for fixed :math:`v` the
+maximum of :math:`f` over :math:`[v-\Delta, v+\Delta]` is at a lattice point or at an end
+:math:`v \pm \Delta`, and on each piece the end ratio is maximal where :math:`v` or :math:`v\pm\Delta`
+is a lattice point.  So the supremum is over the candidates
+
+1. :math:`t = hk`, :math:`\ln f(hk) - \min_{|v - hk| \le \Delta} \ln f(v)` (the minimum per cell in
+   closed form: :math:`u^* = \tfrac b2 \ln(S^L/S^R)` clipped to the cell; full cells by a sliding
+   minimum);
+2. :math:`v = hj`, :math:`t = hj \pm \Delta`: :math:`\ln f(hj \pm \Delta) - \ln f(hj)`.
+
+**Tail** (both smoothings).  With :math:`\lambda` the dominant pole modulus per lattice index,
+:math:`f_\infty(t) = \sum_{k\in\mathbb Z} C_{k \bmod w} e^{-\lambda k} g(t - hk)` satisfies
+:math:`f_\infty(t + wh) = e^{-\lambda w} f_\infty(t)`, so its loss is periodic and its supremum
+:math:`L` is taken over one period (the same candidates for Laplace).  Along :math:`t + n w h` the
+loss of :math:`f` tends to that of :math:`f_\infty`, so :math:`\varepsilon^* \ge L`.  An explicit bound
+:math:`|\ln f - \ln f_\infty| \le \eta(T')` for :math:`t \ge T'` (from the comb bound
+:math:`C_r - E_k \le p_k e^{\lambda k} \le C_r`, :func:`arete_proofs.distributions.comb.tail_error_bound`,
+and the kernel's tail; for Laplace :math:`\rho(t) \le [E_0 S(t) + N(t)]/F_{\min}` with the
+monotone majorants written in ``_laplace_rho``) bounds every pair with :math:`t > T = T' + \Delta`
+by :math:`L + 2\eta`.  Result: :math:`\max(W, L) \le \varepsilon^* \le \max(W, L + 2\eta)`,
+:math:`W` the window maximum over the candidates with :math:`0 \le t \le T`, and :math:`T'` is
+chosen so that :math:`2\eta < 10^{-(d+5)}`.
+
+**Gaussian smoothing** (issue 24): no cell convexity.  An optimal pair either has
+:math:`|t - v| < \Delta` -- then :math:`t` is a local maximum and :math:`v` a local minimum of
+:math:`f` -- or :math:`|t - v| = \Delta` -- a maximum of :math:`\ln f(v \pm \Delta) - \ln f(v)`.  Both are
+found on a grid of ``grid`` points per lattice step, refined by golden-section search at the
+best grid candidates.  This part is a numerical maximisation, *not* a cover argument: the
+value is a lower bound found to the working precision and agrees with a finer grid
+(tests), but it is not certified.  The tail bound for the Gaussian uses the ratio
+:math:`R(t)` of the comb correction to :math:`f_\infty`, which satisfies
+:math:`R(t + wh) = e^{-\theta w} R(t)`: its supremum past :math:`T'` is read on one period.
+
+>>> r = tight_epsilon_lattice_laplace("5", 8, "0.0625", "0.125", 1, digits=8)   # Theorem 21, eps = 6
+>>> 5.3 < r.epsilon < 5.35 and r.epsilon < 6                                      # private with room
+True
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from mpmath import mp
+
+from .._validation import positive, resolve_digits
+from ..distributions.comb import msdlap_components, tail_error_bound
+from ..distributions.lattice import LatticeLaw, theorem21_parameters
+
+__all__ = ["LatticeTight", "tight_epsilon_lattice", "tight_epsilon_lattice_laplace",
+           "tight_epsilon_lattice_gauss", "tight_epsilon_theorem21", "EVERY_REAL_SHIFT"]
+
+#: The shift reduction of a smoothed lattice law (this module).
+EVERY_REAL_SHIFT = (
+    "every real shift |s| <= Delta (a comb, not unimodal): Laplace smoothing reduces exactly to lattice-point "
+    "candidates (cell convexity and monotone ratios); the tail limit is exact from the periodic limit law "
+    "f_inf with an explicit bound past the window (arete_proofs.privacy.tight_lattice)")
+
+
+@dataclass(frozen=True)
+class LatticeTight:
+    r"""Tight epsilon of a smoothed lattice law: ``epsilon`` in ``[lower_bound, upper_bound]``.
+
+    ``witness``: the pair ``(t, v)`` of the window maximum, or ``inf`` (the tail limit, not
+    attained); ``tail_limit`` :math:`L` and its pair ``tail_pair`` on the limit law;
+    ``window_max`` :math:`W`; ``T`` the window; ``certified``: whether the window part is an
+    exact reduction (Laplace) or a numerical maximisation (Gaussian).
+
+    >>> r = tight_epsilon_lattice_laplace("3", 2, "0.25", "0.5", 1, digits=6)
+    >>> r.lower_bound <= r.epsilon <= r.upper_bound
+    True
+    """
+
+    epsilon: object
+    lower_bound: object
+    upper_bound: object
+    witness: object
+    attained: bool
+    tail_limit: object
+    tail_pair: tuple
+    window_max: object
+    T: object
+    Delta: object
+    digits: int
+    kernel: str
+    certified: bool
+
+
+# -- Laplace: the candidates -------------------------------------------------------------------
+def _cell_min(law, j, lo, hi):
+    """min of f on [hj, h(j+1)] intersected with [lo, hi] (closed form: convex cell)."""
+    h, b = law.h, law.s
+    a0, a1 = max(h * j, lo), min(h * (j + 1), hi)
+    SL, SR = law.cell(j)
+    u = b / 2 * mp.log(SL / SR)
+    u = min(max(u, a0), a1)
+    return (mp.exp(-u / b) * SL + mp.exp(u / b) * SR) / (2 * b), u
+
+
+def _laplace_candidates(law, Delta, k_range, j_range):
+    """max over candidates 1 (t = hk, k in k_range) and 2 (v = hj, t = hj +- Delta, j in j_range)."""
+    h = law.h
+    D = Delta / h
+    F = int(mp.floor(D))
+    frac = D - F > mp.mpf(10) ** (-law.dps + 5)
+    best, pair = -mp.inf, None
+    ks = list(k_range)
+    # full cells j in [k - F, k + F - 1]: sliding minimum over the cell minima
+    cellmin = {}
+
+    def cm(j):
+        v = cellmin.get(j)
+        if v is None:
+            v = cellmin[j] = _cell_min(law, j, h * j, h * (j + 1))
+        return v
+
+    dq = deque()
+    nxt = ks[0] - F
+    for k in ks:
+        while nxt <= k + F - 1:
+            while dq and cm(dq[-1])[0] >= cm(nxt)[0]:
+                dq.pop()
+            dq.append(nxt)
+            nxt += 1
+        while dq and dq[0] < k - F:
+            dq.popleft()
+        cands = [cm(dq[0])] if dq else []
+        t = h * k
+        if frac:
+            cands.append(_cell_min(law, k - F - 1, t - Delta, t + Delta))
+            cands.append(_cell_min(law, k + F, t - Delta, t + Delta))
+        if not cands:  # Delta < h: the cells k-1 and k, partially
+            cands = [_cell_min(law, k - 1, t - Delta, t + Delta), _cell_min(law, k, t - Delta, t + Delta)]
+        fmin, v = min(cands, key=lambda x: x[0])
+        val = mp.log(law.pdf(t)) - mp.log(fmin)
+        if val > best:
+            best, pair = val, (t, v)
+    for j in j_range:
+        v = h * j
+        lv = mp.log(law.pdf(v))
+        for t in (v + Delta, v - Delta):
+            val = mp.log(law.pdf(t)) - lv
+            if val > best:
+                best, pair = val, (t, v)
+    return best, pair
+
+
+def _laplace_rho(law, lim, Tp, theta, E0):
+    r"""The bound :math:`\rho(t) \ge |f - f_\infty|/f_\infty` for every :math:`t \ge T'` (module docstring).
+
+    :math:`\rho = [E_0 S + N]/F_{\min}`, :math:`S(t) \le \frac{1}{2b}[(t/h+1)e^{-\nu t} + e^{-\theta t/h}/(1-e^{-\theta})]`,
+    :math:`N(t) \le \frac{C_{\max}}{b} e^{-\mu t} x/(1-x)`, :math:`\mu = 1/b - \lambda/h`,
+    :math:`\nu = \min(\mu, \theta/h)`, :math:`x = e^{-(h/b - \lambda)}`; both majorants decrease for
+    :math:`t \ge 1/\nu - h`, so :math:`T'` is raised to at least that.
+    """
+    h, b, lam = law.h, law.s, law.lam
+    mu = 1 / b - lam / h
+    nu = min(mu, theta / h) if theta > 0 else mu
+    t = max(Tp, 1 / nu - h)
+    S = ((t / h + 1) * mp.exp(-nu * t) + (mp.exp(-theta * t / h) / (1 - mp.exp(-theta)) if theta > 0 else 0)) / (2 * b)
+    x = mp.exp(-(h / b - lam))
+    N = law.Cmax / b * mp.exp(-mu * t) * x / (1 - x)
+    # F_min: min over one period of F(t) = e^{lambda t/h} f_inf(t), per cell in closed form
+    Fmin = mp.inf
+    for j in range(law.period):
+        SL, SR = lim.cell(j)
+        c = mu / (1 / b + lam / h)
+        u = b / 2 * mp.log(c * SL / SR)
+        u = min(max(u, h * j), h * (j + 1))
+        Fv = mp.exp(lam * u / h) * (mp.exp(-u / b) * SL + mp.exp(u / b) * SR) / (2 * b)
+        Fmin = min(Fmin, Fv)
+    return (E0 * S + N) / Fmin, t
+
+
+# -- Gaussian: numerical maximisation ---------------------------------------------------------
+def _golden(fn, a, c, steps):
+    """Maximise a unimodal ``fn`` on [a, c] by golden-section search; (value, point)."""
+    g = (mp.sqrt(5) - 1) / 2
+    x1, x2 = c - g * (c - a), a + g * (c - a)
+    f1, f2 = fn(x1), fn(x2)
+    for _ in range(steps):
+        if f1 < f2:
+            a, x1, f1 = x1, x2, f2
+            x2 = a + g * (c - a)
+            f2 = fn(x2)
+        else:
+            c, x2, f2 = x2, x1, f1
+            x1 = c - g * (c - a)
+            f1 = fn(x1)
+    return (f1, x1) if f1 > f2 else (f2, x2)
+
+
+def _gauss_candidates(law, Delta, t0, t1, grid, refine, steps):
+    """Numerical max over pairs with t in [t0, t1] (module docstring: local max/min pairs and |t - v| = Delta)."""
+    h = law.h
+    n = int(mp.ceil((t1 - t0 + 2 * Delta) / h * grid))
+    xs = [t0 - Delta + (t1 - t0 + 2 * Delta) * i / n for i in range(n + 1)]
+    lf = [mp.log(law.pdf(x)) for x in xs]
+    dx = xs[1] - xs[0]
+    lpdf = law.logpdf
+    imax = [i for i in range(1, n) if lf[i] >= lf[i - 1] and lf[i] >= lf[i + 1] and t0 - dx <= xs[i] <= t1 + dx]
+    imin = [i for i in range(1, n) if lf[i] <= lf[i - 1] and lf[i] <= lf[i + 1]]
+    m = int(mp.nint(Delta / dx))
+
+    def grid_loss(i):  # (A) on the grid: the local max i against the grid minima within Delta and the ends
+        lo, hi = max(i - m, 0), min(i + m, n)
+        cands = [j for j in imin if lo <= j <= hi] + [lo, hi]
+        return lf[i] - min(lf[j] for j in cands), cands
+
+    ranked = sorted(((grid_loss(i), i) for i in imax), key=lambda c: c[0][0], reverse=True)[:refine]
+    best, pair = -mp.inf, None
+    refined_min = {}
+    for (gl, cands), i in ranked:  # refine the best local maxima and the minima they meet
+        v, x = _golden(lpdf, xs[i - 1], xs[i + 1], steps)
+        lo, hi = x - Delta, x + Delta
+        vals = [(lo, lpdf(lo)), (hi, lpdf(hi))]
+        floor = min(lf[j] for j in cands)
+        for j in cands:
+            if j in imin and lf[j] <= floor + 4 * abs(lf[min(j + 1, n)] - lf[j]) + mp.mpf(10) ** (-law.dps + 3):
+                if j not in refined_min:
+                    w, y = _golden(lambda u: -lpdf(u), xs[j - 1], xs[j + 1], steps)
+                    refined_min[j] = (y, -w)
+                y, w = refined_min[j]
+                if lo <= y <= hi:
+                    vals.append((y, w))
+        y, w = min(vals, key=lambda c: c[1])
+        if v - w > best:
+            best, pair = v - w, (x, y)
+    # (D) |t - v| = Delta: grid, then refine the best few
+    shifted = []
+    for sgn in (1, -1):
+        for i in range(n + 1):
+            j = i + sgn * m
+            if 0 <= j <= n and t0 <= xs[j] <= t1:
+                shifted.append((lf[j] - lf[i], i, sgn))
+    shifted.sort(key=lambda c: c[0], reverse=True)
+    for _, i, sgn in shifted[:refine]:
+        a, c = xs[max(i - 1, 0)], xs[min(i + 1, n)]
+        v, y = _golden(lambda u, s=sgn: lpdf(u + s * Delta) - lpdf(u), a, c, steps)
+        if v > best:
+            best, pair = v, (y + sgn * Delta, y)
+    return best, pair
+
+
+# -- the driver -------------------------------------------------------------------------------------
+def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12, grid=24, refine=6,
+                          max_T=None):
+    r"""Tight epsilon of :math:`h \sum_c w_c\mathrm{DLap}(a_c) + S` over every real shift :math:`|s| \le \Delta` (module docstring).
+
+    >>> r = tight_epsilon_lattice(["3", "3"], [1, 2], "0.5", "laplace", "0.25", 1, digits=6)
+    >>> r.certified, r.epsilon >= r.tail_limit
+    (True, True)
+    """
+    d = resolve_digits(digits)
+    law = LatticeLaw(rates, weights, h, kernel=kernel, scale=scale, digits=d + 5)
+    lim = LatticeLaw(rates, weights, h, kernel=kernel, scale=scale, digits=d + 5, limit=True)
+    with mp.workdps(law.dps):
+        D = positive(Delta, "Delta")
+        hh = law.h
+        target = mp.mpf(10) ** (-(d + 5)) / 2
+        P = law.period * hh
+        # the tail limit: candidates on one period of the limit law
+        if kernel == "laplace":
+            L, Lpair = _laplace_candidates(lim, D, range(0, law.period), range(0, law.period))
+        else:
+            steps = int(2.2 * (d + 8)) + 10
+            L, Lpair = _gauss_candidates(lim, D, mp.zero, P, grid, refine, steps)
+        # T': eta(T') < target
+        E0, theta = (mp.zero, mp.zero) if len(law.w) == 1 else _e0(law)
+        Tp = P
+        while True:
+            rho, Tp = (_laplace_rho(law, lim, Tp, theta, E0) if kernel == "laplace"
+                       else _gauss_rho(law, lim, Tp, theta, E0))
+            if rho < 1 and -mp.log(1 - rho) < target:
+                break
+            Tp = 2 * Tp
+            if max_T is not None and Tp > max_T:
+                raise ValueError(f"the window would exceed max_T = {max_T}")
+        eta = -mp.log(1 - rho)
+        T = Tp + D
+        K = int(mp.ceil(T / hh))
+        if kernel == "laplace":
+            F = int(mp.floor(D / hh)) + 1
+            W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
+        else:
+            W, pair = _gauss_candidates(law, D, mp.zero, T, grid, refine, steps)
+        lower, upper = max(W, L), max(W, L + 2 * eta)
+        attained = W > L + 2 * eta + mp.mpf(10) ** (-(d + 3))
+        eps = W if attained else L
+    return LatticeTight(epsilon=eps, lower_bound=lower, upper_bound=upper, witness=pair if attained else mp.inf,
+                        attained=attained, tail_limit=L, tail_pair=Lpair, window_max=W, T=T, Delta=Delta,
+                        digits=d, kernel=kernel, certified=kernel == "laplace")
+
+
+def _e0(law):
+    r"""``(E0, theta)`` with :math:`E_k \le E_0 e^{-\theta k}` (comb bound), theta chosen for the smallest window.
+
+    The window needed for ``d`` digits is about :math:`(\ln E_0 + 2.3(d+10))/\theta`: minimised over a grid
+    of theta (fractions of the gap between the two least pole moduli).
+    """
+    best = None
+    for frac in (0.25, 0.4, 0.55, 0.7, 0.85):
+        E, th = tail_error_bound(0, law.w, law.rt, fraction=frac)
+        size = (mp.log(E) + (law.d + 10) * mp.log(10)) / th
+        if best is None or size < best[0]:
+            best = (size, E, th)
+    return best[1], best[2]
+
+
+def _gauss_rho(law, lim, Tp, theta, E0):
+    r"""Gaussian smoothing: :math:`\sup_{t \ge T'} |f - f_\infty|/f_\infty` read on one period (module docstring)."""
+    h, sg, lam = law.h, law.s, law.lam
+    Cmin = min(law.C)
+    n = 8 * law.period
+
+    def ratio(t):
+        k0 = int(mp.nint(t / h))
+        R = int(mp.ceil(12 * sg / h)) + 4
+        num = mp.fsum(mp.exp(-(theta + lam) * k) * mp.npdf(t - h * k, 0, sg) for k in range(k0 - R, k0 + R + 1))
+        den = mp.fsum(mp.exp(-lam * k) * mp.npdf(t - h * k, 0, sg) for k in range(k0 - R, k0 + R + 1))
+        return E0 * num / (Cmin * den)
+
+    P = law.period * h
+    r1 = 2 * max(ratio(Tp + P * i / n) for i in range(n + 1))  # factor 2: grid safety (not certified)
+    neg = 2 * law.Cmax * mp.fsum(mp.exp(lam * j) * mp.npdf(Tp + h * j, 0, sg) for j in range(1, 60))
+    return r1 + neg / lim.pdf(Tp), Tp
+
+
+def tight_epsilon_lattice_laplace(a, m, b, h, Delta=1, *, digits=12):
+    r"""Tight epsilon of :math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Laplace}(b)` (Theorem 21's family), every real shift.
+
+    >>> r = tight_epsilon_lattice_laplace("2", 1, "0.25", "1", 1, digits=8)
+    >>> # DLap(2) on Z + Laplace(1/4): split s into a lattice part and a remainder (Theorem 21's proof):
+    >>> # at most max_s min(s/b, a + (1-s)/b) = 3 over 0 <= s <= 1
+    >>> r.epsilon <= 3 and r.certified
+    True
+    """
+    w, r = msdlap_components(a, m)
+    return tight_epsilon_lattice(r, w, h, "laplace", b, Delta, digits=digits)
+
+
+def tight_epsilon_lattice_gauss(a, m, sigma, h, Delta=1, *, digits=12, grid=24, refine=6):
+    r"""Tight epsilon of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (issue 24), numerical window.
+
+    >>> r = tight_epsilon_lattice_gauss("3", 2, "0.2", "0.5", 1, digits=6, grid=12)
+    >>> r.certified, r.epsilon >= r.tail_limit
+    (False, True)
+    """
+    w, r = msdlap_components(a, m)
+    return tight_epsilon_lattice(r, w, h, "gauss", sigma, Delta, digits=digits, grid=grid, refine=refine)
+
+
+def tight_epsilon_theorem21(eps, Delta=1, *, digits=12):
+    r"""Tight epsilon of Theorem 21's noise at target ``eps`` (:func:`arete_proofs.distributions.lattice.theorem21_parameters`).
+
+    >>> r = tight_epsilon_theorem21(6, digits=8)
+    >>> r.epsilon < 6                                             # Theorem 21 holds, with room
+    True
+    """
+    a, m, b, h = theorem21_parameters(eps, Delta)
+    return tight_epsilon_lattice_laplace(a, m, b, h, Delta, digits=digits)
