@@ -784,7 +784,11 @@ def mean_abs(alpha, theta, lam):
     ``E|Z| = 2 int_0^inf sf = c0^-a (alpha theta + lam) + 2 theta/(Gamma(a)Gamma(1+beta))
     int_0^inf x^beta (-D)^n [D0(x)/(1+x)^2] dx``.
 
-    Accuracy: relative error below ``1e-13`` for ``alpha in [1e-7, 10]``, ``theta, lam in [1e-3, 1e3]``.
+    Accuracy: relative error below ``1e-13`` for ``alpha in [1e-7, 10]``, ``theta, lam in [1e-3, 1e3]``;
+    also measured at ``theta/lam = 1e-40 .. 1e40`` (``tests/test_extreme_parameters.py``).  Where the
+    cut integral breaks down (NaN at ``alpha = 10``, ``theta/lam >= 1e16``) the result is
+    ``E|X1 - X2| + lam/2`` when ``lam <= 1e-14 E|X1 - X2|`` (``0 < E|Z| - E|X1 - X2| <= lam``),
+    else :class:`~arete_proofs.PrecisionError`: never NaN.
     """
     A = _Arete(alpha, theta, lam)
     a = A.alpha
