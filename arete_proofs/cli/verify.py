@@ -164,9 +164,12 @@ def _run_certificates(statement_ids, progress=False):
     description="""\
 Checks every bound of the paper's statements (Lemmas 2, 3, 14-19, 26-28, Claim 1,
 Note 2) at every point of a grid built from the statement's hypotheses, and prints
-per statement: points checked, violations, minimum slack ln(rhs/lhs) and where it
-occurs.  Exit status 0 only when everything holds (and, with --baseline, no
-minimum slack changed).  Examples:
+per statement: the kinds of check, checks (one bound at one grid point), violations,
+tight checks, minimum slack ln(rhs/lhs) and where it occurs, then a legend of these
+columns.  --observations adds the paper's literal wording where it differs from the
+proofs (errata: reported, not counted).  Progress goes to stderr (--quiet: none).
+Exit status 0 only when everything holds (and, with --baseline, no minimum slack
+changed).  Examples:
 
     arete verify --grid quick
     arete verify --workers 2 --symbolic --observations --json report.json
