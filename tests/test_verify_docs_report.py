@@ -139,3 +139,47 @@ def test_legend_footer_and_phase_progress(capsys, monkeypatch):
 
     code, out, err = run(capsys, "verify", "--grid", "quick", "--statement", "note-2", "--symbolic", "--quiet")
     assert code == 0 and "verify:" not in err
+
+
+# -- bad baselines and output paths: one line, exit 2, before the work ---------------------
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[1, 2]", "got a list"),
+    ("null", "got null"),
+    ('{"grid": "quick"}', "statements"),
+    ('{"grid": "quick", "statements": [{"points": 3}]}', "has no id"),
+    ('{"grid": "quick", "statements": [{"id": "note-2", "points": 3, "violations": 0, "min_slack": "1/0"}]}',
+     "min_slack"),
+    ('{"grid": "quick", "statements": [{"id": "note-2", "points": null, "violations": 0, "min_slack": 1}]}',
+     "'points' must be a count"),
+    ('{"grid": "quick", "statements": [{"id": "note-2", "points": 1, "violations": 0, "min_slack": 1, '
+     '"bounds": [{"name": "gamma"}]}]}', "every bound needs"),
+    ("{bad", "not JSON"),
+])
+def test_malformed_baseline_is_one_line_exit_2(capsys, tmp_path, text, message):
+    f = tmp_path / "b.json"
+    f.write_text(text)
+    code, out, err = run(capsys, "verify", "--grid", "quick", "--statement", "note-2", "--quiet", "--baseline", f)
+    assert code == 2 and out == ""
+    assert err.startswith("arete: error:") and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_baseline_with_an_overflowing_slack_compares_without_a_traceback(capsys, tmp_path):
+    report = tmp_path / "r.json"
+    assert run(capsys, "verify", "--grid", "quick", "--statement", "note-2", "--quiet", "--json", report)[0] == 0
+    import re
+
+    text = re.sub(r'"min_slack": [^,}\n]+', '"min_slack": 1e400', report.read_text(), count=1)  # inf in JSON
+    report.write_text(text)
+    code, out, err = run(capsys, "verify", "--grid", "quick", "--statement", "note-2", "--quiet", "--baseline", report)
+    assert code in (0, 1) and "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("where", ["missing-dir/r.json", "."])
+def test_unwritable_json_path_is_refused_before_the_work(capsys, tmp_path, monkeypatch, where):
+    from arete_proofs.chain import verify as chain_verify
+
+    monkeypatch.setattr(chain_verify, "verify", lambda *a, **k: pytest.fail("the work started"))
+    code, out, err = run(capsys, "verify", "--grid", "quick", "--json", tmp_path / where)
+    assert code == 2 and err.startswith("arete: error: --json") and len(err.strip().splitlines()) == 1

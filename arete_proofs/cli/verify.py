@@ -86,6 +86,27 @@ tight: checks where lhs and rhs agree within the numerical error 10^(2-d) even a
   a tiny negative number such as -8e-90."""
 
 
+def _check_writable(path) -> None:
+    """``--json FILE`` must be writable: refused before any work is done."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"--json {path}: is a directory")
+    if not os.path.isdir(folder):
+        raise UsageError(f"--json {path}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"--json {path}: not writable")
+
+
+def _write_json(path, doc) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1)
+    except OSError as exc:
+        raise UsageError(f"--json {path}: cannot write ({exc.strerror or exc})") from None
+
+
 def _short(value: str) -> str:
     import sympy as sp
 
@@ -186,6 +207,8 @@ def verify_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.search_budget < 1:
         raise UsageError(f"--search-budget must be at least 1, got {args.search_budget}")
+    if args.json:
+        _check_writable(args.json)   # before the work, which would be lost
     if args.variant:
         return _variant_command(args)
     baseline = V.load_report(args.baseline) if args.baseline else None
@@ -276,8 +299,7 @@ def verify_command(args: argparse.Namespace) -> int:
         doc = report.to_json()
         if args.search:
             doc["search"] = [_clean(dataclasses.asdict(r)) for r in searched]
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1)
+        _write_json(args.json, doc)
     if baseline is not None:
         problems = V.compare_baseline(report, baseline, args.tolerance)
         for p in problems:
@@ -354,8 +376,7 @@ def _variant_command(args) -> int:
                     "grid_points": r.grid_points, "grid_violations": r.grid_violations,
                     "grid_min_slack": r.grid_min_slack, "search": r.search, "seconds": r.seconds})
             for r in results]}
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1)
+        _write_json(args.json, doc)
     refuted = [r.name for r in results if r.verdict == "refuted"]
     print(f"{len(refuted)} of {len(results)} variant(s) refuted" if refuted else "all variants hold",
           file=sys.stdout if refuted else sys.stderr)
