@@ -107,6 +107,12 @@ def test_nan_tolerance_used_to_disable_the_baseline(capsys, tmp_path):
     assert V.compare_baseline(V.load_report(report), doc, 1e-6) != []
 
 
+def test_legend_states_the_real_precision_cap():
+    from arete_proofs.cli.verify import LEGEND
+
+    assert f"up to {V.MAX_DIGITS}" in LEGEND
+
+
 def test_legend_footer_and_phase_progress(capsys, monkeypatch):
     from arete_proofs.chain import observations, symbolic
     from arete_proofs.chain.observations import Observation

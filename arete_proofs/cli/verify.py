@@ -73,7 +73,7 @@ def _tolerance(text: str) -> float:
     return x
 
 
-#: The legend printed below the table (``--legend`` text of the docs too).
+#: The legend printed below the table (80 is :data:`arete_proofs.chain.verify.MAX_DIGITS`; a test checks it).
 LEGEND = """\
 kinds: N = numeric check on the grid, S = sympy proof of an algebraic step (--symbolic),
   C = ball-arithmetic certificate (--certified).
