@@ -29,6 +29,8 @@ extensions = [
     "matplotlib.sphinxext.plot_directive",
     "arete_docs",
     "arete_cli_ref",
+    # tables of committed `arete verify --json` reports (docs/data/verify-default.json)
+    "arete_verify_table",
 ]
 
 # plot directive: PNG + hi-res, no source links (the code is the library's)

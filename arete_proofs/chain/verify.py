@@ -492,6 +492,58 @@ def _slack_change(label, old, new, tolerance):
 
 
 def load_report(path) -> dict:
-    """Read a report written by ``arete verify --json``."""
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+    """Read a report written by ``arete verify --json``; a malformed file is a one-line ``ValueError``.
+
+    >>> import json, tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+    ...     json.dump([1, 2], fh)
+    >>> try:
+    ...     load_report(fh.name)
+    ... except ValueError as exc:
+    ...     print(str(exc).split(": ", 1)[1])
+    a verify report is a JSON object with "grid" and "statements", got a list
+    >>> os.unlink(fh.name)
+    """
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read the report ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    problem = _report_problem(doc)
+    if problem:
+        raise ValueError(f"{path}: {problem}")
+    return doc
+
+
+def _is_slack(x) -> bool:
+    return (isinstance(x, (int, float)) and not isinstance(x, bool)) or x in ("inf", "-inf", "nan")
+
+
+def _report_problem(doc) -> str | None:
+    """What makes ``doc`` unusable as a baseline (``None``: nothing)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("statements"), list):
+        kind = type(doc).__name__ if not isinstance(doc, dict) else "an object without a statements list"
+        kind = {"list": "a list", "str": "a string", "NoneType": "null", "int": "a number",
+                "float": "a number"}.get(kind, kind)
+        return f'a verify report is a JSON object with "grid" and "statements", got {kind}'
+    if not isinstance(doc.get("grid"), str):
+        return f'"grid" must be a string, got {doc.get("grid")!r}'
+    for i, s in enumerate(doc["statements"]):
+        if not isinstance(s, dict) or not isinstance(s.get("id"), str):
+            return f"statement {i} has no id (a string)"
+        for key in ("points", "violations"):
+            if not isinstance(s.get(key), int) or isinstance(s.get(key), bool) or s[key] < 0:
+                return f"statement {s['id']}: {key!r} must be a count, got {s.get(key)!r}"
+        if not _is_slack(s.get("min_slack")):
+            return f"statement {s['id']}: min_slack must be a number or \"inf\"/\"-inf\"/\"nan\", got {s.get('min_slack')!r}"
+        bounds = s.get("bounds", [])
+        if not isinstance(bounds, list):
+            return f"statement {s['id']}: bounds must be a list"
+        for b in bounds:
+            if not isinstance(b, dict) or not isinstance(b.get("name"), str) or not _is_slack(b.get("min_slack")):
+                return f"statement {s['id']}: every bound needs a name and a min_slack, got {b!r}"[:200]
+    return None

@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
+import time
 
 import mpmath
 
@@ -37,7 +39,7 @@ def _verify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", help="write the full report as JSON to FILE")
     parser.add_argument("--baseline", metavar="FILE",
                         help="compare with a saved report; fail on a violation or a changed minimum slack")
-    parser.add_argument("--tolerance", metavar="T", type=float, default=1e-6,
+    parser.add_argument("--tolerance", metavar="T", type=_tolerance, default=1e-6,
                         help="relative tolerance of --baseline on the minimum slack (default 1e-6)")
     parser.add_argument("--symbolic", action="store_true",
                         help="also run the sympy proofs of the algebraic steps")
@@ -55,7 +57,54 @@ def _verify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", metavar="S", type=int, default=0, help="seed of the search (default 0)")
     parser.add_argument("--search-budget", metavar="N", type=int, default=1500,
                         help="float64 evaluations of the search per bound (default 1500)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--quiet", "--no-progress", dest="no_progress", action="store_true",
+                        help="no progress lines on stderr (every phase: grid, symbolic, observations, "
+                        "certificates, search)")
+
+
+def _tolerance(text: str) -> float:
+    """``--tolerance``: a finite number >= 0 (NaN compared false everywhere and turned the check off)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(x) or x < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
+    return x
+
+
+#: The legend printed below the table (80 is :data:`arete_proofs.chain.verify.MAX_DIGITS`; a test checks it).
+LEGEND = """\
+kinds: N = numeric check on the grid, S = sympy proof of an algebraic step (--symbolic),
+  C = ball-arithmetic certificate (--certified).
+checks: one bound of the statement at one grid point (a statement with two bounds checks each point twice).
+min slack: the smallest ln(rhs/lhs) over the checks (an equality: minus |ln(rhs/lhs)|).
+tight: checks where lhs and rhs agree within the numerical error 10^(2-d) even at the highest
+  precision d tried (re-evaluated at doubling digits up to 80): the bound holds with equality up to
+  the working precision (the paper's bounds allow equality, e.g. the Laplace mechanism attains e^eps).
+  They are not violations; their slack is within +-10^(2-d) of 0, so the min slack beside them may be
+  a tiny negative number such as -8e-90."""
+
+
+def _check_writable(path) -> None:
+    """``--json FILE`` must be writable: refused before any work is done."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"--json {path}: is a directory")
+    if not os.path.isdir(folder):
+        raise UsageError(f"--json {path}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"--json {path}: not writable")
+
+
+def _write_json(path, doc) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1)
+    except OSError as exc:
+        raise UsageError(f"--json {path}: cannot write ({exc.strerror or exc})") from None
 
 
 def _short(value: str) -> str:
@@ -93,7 +142,20 @@ def _margin_text(m) -> str:
     return "-" if m is None else format_bound(m, 4, upward=False)
 
 
-def _run_certificates(statement_ids):
+def _phase(what, items, run_one, progress, label=str):
+    """Run ``run_one(item)`` (a list) for each item, a progress line per item on stderr; (results, seconds)."""
+    start = time.monotonic()
+    out = []
+    for i, item in enumerate(items, 1):
+        t0 = time.monotonic()
+        out.extend(run_one(item))
+        if progress:
+            print(f"verify: {what} {i}/{len(items)} {label(item)} ({time.monotonic() - t0:.1f} s, "
+                  f"{time.monotonic() - start:.0f} s in all)", file=sys.stderr, flush=True)
+    return out, time.monotonic() - start
+
+
+def _run_certificates(statement_ids, progress=False):
     """Run the registry's certificates (``arete verify --certified``)."""
     import importlib.util
 
@@ -102,18 +164,19 @@ def _run_certificates(statement_ids):
     from ..certified import statements as certified
     from ..chain.registry import REGISTRY, STATEMENT_IDS
 
-    out = []
-    for sid in statement_ids or STATEMENT_IDS:
-        for name in REGISTRY[sid].certificates:
-            c = getattr(certified, name)()
-            m = c.min_margin()
-            out.append({"id": sid, "function": name, "statement": c.statement, "inequality": c.inequality,
-                        "holds": c.holds, "boxes": len(c.boxes),
-                        "min_margin": None if m is None else float(m),
-                        "undecided_or_refuted_box": None if c.undecided_or_refuted_box is None
-                        else {k: [str(x) for x in v] for k, v in c.undecided_or_refuted_box.items()},
-                        "seconds": round(c.seconds, 3), "argument": c.argument})
-    return out
+    def one(pair):
+        sid, name = pair
+        c = getattr(certified, name)()
+        m = c.min_margin()
+        return [{"id": sid, "function": name, "statement": c.statement, "inequality": c.inequality,
+                 "holds": c.holds, "boxes": len(c.boxes),
+                 "min_margin": None if m is None else float(m),
+                 "undecided_or_refuted_box": None if c.undecided_or_refuted_box is None
+                 else {k: [str(x) for x in v] for k, v in c.undecided_or_refuted_box.items()},
+                 "seconds": round(c.seconds, 3), "argument": c.argument}]
+
+    pairs = [(sid, name) for sid in statement_ids or STATEMENT_IDS for name in REGISTRY[sid].certificates]
+    return _phase("certificate", pairs, one, progress, label=lambda p: p[1])
 
 
 @command(
@@ -122,9 +185,12 @@ def _run_certificates(statement_ids):
     description="""\
 Checks every bound of the paper's statements (Lemmas 2, 3, 14-19, 26-28, Claim 1,
 Note 2) at every point of a grid built from the statement's hypotheses, and prints
-per statement: points checked, violations, minimum slack ln(rhs/lhs) and where it
-occurs.  Exit status 0 only when everything holds (and, with --baseline, no
-minimum slack changed).  Examples:
+per statement: the kinds of check, checks (one bound at one grid point), violations,
+tight checks, minimum slack ln(rhs/lhs) and where it occurs, then a legend of these
+columns.  --observations adds the paper's literal wording where it differs from the
+proofs (errata: reported, not counted).  Progress goes to stderr (--quiet: none).
+Exit status 0 only when everything holds (and, with --baseline, no minimum slack
+changed).  Examples:
 
     arete verify --grid quick
     arete verify --workers 2 --symbolic --observations --json report.json
@@ -141,25 +207,42 @@ def verify_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.search_budget < 1:
         raise UsageError(f"--search-budget must be at least 1, got {args.search_budget}")
+    if args.json:
+        _check_writable(args.json)   # before the work, which would be lost
     if args.variant:
         return _variant_command(args)
     baseline = V.load_report(args.baseline) if args.baseline else None
+    progress = not args.no_progress
+    start = time.monotonic()
     report = V.verify(args.statement, level=args.grid, digits=args.digits, workers=args.workers,
-                      dask_address=args.dask, progress=not args.no_progress)
+                      dask_address=args.dask, progress=progress)
+    phases = [("grid", report.wall_seconds)]
     if args.symbolic:
         from ..chain import symbolic
 
-        report.symbolic = [dataclasses.asdict(r) for r in symbolic.run()]
+        results, sec = _phase("symbolic", list(symbolic.CHECKS),
+                              lambda cid: [dataclasses.asdict(r) for r in symbolic.run([cid])], progress)
+        report.symbolic = results
+        phases.append(("symbolic", sec))
     if args.observations:
         from ..chain import observations
 
-        report.observations = [dataclasses.asdict(o) for o in observations.run(digits=args.digits)]
+        results, sec = _phase("observation", list(observations.OBSERVATION_IDS),
+                              lambda oid: [dataclasses.asdict(o) for o in observations.run([oid], digits=args.digits)],
+                              progress)
+        report.observations = results
+        phases.append(("observations", sec))
     if args.certified:
-        report.certified = _run_certificates(args.statement)
+        report.certified, sec = _run_certificates(args.statement, progress)
+        phases.append(("certificates", sec))
+    t0 = time.monotonic()
     searched = _run_search(args, report) if args.search else []
+    if args.search:
+        phases.append(("search", time.monotonic() - t0))
+    total = time.monotonic() - start
     from ..chain.registry import REGISTRY
 
-    rows = [("id", "statement", "checks", "points", "violations", "tight", "min slack", "where")]
+    rows = [("id", "statement", "kinds", "checks", "violations", "tight", "min slack", "where")]
     for s in report.statements:
         rows.append((s.id, s.number, REGISTRY[s.id].check_kinds, str(s.points), str(s.violations),
                      str(s.tight), _slack_text(s.min_slack), _where(s.argmin)))
@@ -167,6 +250,8 @@ def verify_command(args: argparse.Namespace) -> int:
     for r in rows:
         print("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(r[:7], widths)))
               + "  " + r[7])
+    print()
+    print(LEGEND)
     for s in report.statements:
         for e in s.grid_errors[:3]:
             print(f"GRID ERROR {s.id}: {e['point']} violates {', '.join(e['hypotheses'])}")
@@ -174,17 +259,20 @@ def verify_command(args: argparse.Namespace) -> int:
             for ex in b.examples[:3]:
                 print(f"VIOLATION {s.id} [{b.name}] at {ex['point']}: lhs = {ex['lhs']}, rhs = {ex['rhs']}")
     if report.symbolic:
-        print()
+        print("\nsymbolic proofs of the algebraic steps (sympy; counted):")
         for r in report.symbolic:
             print(f"symbolic {r['id']:<28} {'holds' if r['holds'] else 'FAILS'}  {r['title']}")
     if report.certified:
-        print()
+        print("\nball-arithmetic certificates (python-flint; counted):")
         for c in report.certified:
             verdict = {True: "certified", False: "REFUTED", None: "UNDECIDED"}[c["holds"]]
             print(f"certificate {c['function']:<28} {verdict:<10} {c['statement']}: {c['inequality']} "
                   f"({c['boxes']} boxes, min margin {_margin_text(c['min_margin'])})")
     if report.observations:
-        print()
+        print("\nobservations: the paper's literal wording where it differs from what its proofs use "
+              "(errata; NOT counted:\nthe statements above are checked as the proofs use them). "
+              "Verdicts: typo, harmless, holds, differs, and\nfails = the literal wording is false "
+              "(the proof's version above still holds).")
         for o in report.observations:
             print(f"observation {o['id']:<24} {o['verdict']:<9} {o['literal']}")
     if searched:
@@ -193,16 +281,25 @@ def verify_command(args: argparse.Namespace) -> int:
             where = ", ".join(f"{k}={_short(v)}" for k, v in r.point.items())
             print(f"search {r.statement:<12} [{r.bound}] {r.status:<8} slack {_slack_text(r.slack)} at {where} "
                   f"({r.evaluations} evaluations, {r.seconds:.1f} s)")
-    print(f"\n{sum(s.points for s in report.statements)} checks on the {report.grid} grid in "
-          f"{report.wall_seconds:.1f} s with {args.workers} worker(s)"
+    counts = [f"{sum(s.points for s in report.statements)} grid checks on the {report.grid} grid"]
+    if report.symbolic:
+        counts.append(f"{len(report.symbolic)} symbolic")
+    if report.certified:
+        counts.append(f"{len(report.certified)} certificates")
+    if searched:
+        counts.append(f"{len(searched)} searches")
+    if report.observations:
+        counts.append(f"{len(report.observations)} observations (not counted)")
+    print(f"\n{', '.join(counts)}; {total:.1f} s in all"
+          + (f" ({', '.join(f'{name} {sec:.1f} s' for name, sec in phases)})" if len(phases) > 1 else "")
+          + f" with {args.workers} worker(s)"
           + (f" on Dask at {args.dask}" if args.dask else ""))
     status = 0 if report.ok and not any(r.refuted for r in searched) else 1
     if args.json:
         doc = report.to_json()
         if args.search:
             doc["search"] = [_clean(dataclasses.asdict(r)) for r in searched]
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1)
+        _write_json(args.json, doc)
     if baseline is not None:
         problems = V.compare_baseline(report, baseline, args.tolerance)
         for p in problems:
@@ -211,7 +308,12 @@ def verify_command(args: argparse.Namespace) -> int:
             status = 1
         else:
             print(f"baseline {args.baseline}: no regression (tolerance {args.tolerance:g})")
-    print("all statements hold" if status == 0 else "FAILED", file=sys.stderr if status == 0 else sys.stdout)
+    if status == 0:
+        note = (f" (the {len(report.observations)} observations on the paper's literal wording are not "
+                "statements of the chain)" if report.observations else "")
+        print("all statements hold" + note, file=sys.stderr)
+    else:
+        print("FAILED")
     return status
 
 
@@ -274,8 +376,7 @@ def _variant_command(args) -> int:
                     "grid_points": r.grid_points, "grid_violations": r.grid_violations,
                     "grid_min_slack": r.grid_min_slack, "search": r.search, "seconds": r.seconds})
             for r in results]}
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1)
+        _write_json(args.json, doc)
     refuted = [r.name for r in results if r.verdict == "refuted"]
     print(f"{len(refuted)} of {len(results)} variant(s) refuted" if refuted else "all variants hold",
           file=sys.stdout if refuted else sys.stderr)

@@ -61,6 +61,7 @@ from .._validation import (
     PrecisionError,
     check_deadline,
     deadline,
+    exponent_digits,
     parse_precision,
     positive,
     real,
@@ -300,27 +301,91 @@ def cdf(t, alpha, theta, lam, *, digits=None):
 
 
 def pdf_at_zero(alpha, theta, lam, *, digits=None):
-    r"""Closed form of :math:`f_A(0)` (from Gradshteyn-Ryzhik 6.621.3).
+    r"""Closed form of :math:`f_A(0)`, accurate at every ratio :math:`\theta/\lambda`.
+
+    The Fourier inversion integral at :math:`t = 0` is Euler's integral of :math:`{}_2F_1`
+    (DLMF 15.6.1 with :math:`t = s/(1+s)`, :math:`s = u^2`):
 
     .. math::
 
-        f_A(0) = \frac{1}{\lambda}\int_0^\infty f_{\Gamma-\Gamma}(x) e^{-x/\lambda}dx
-        = \frac{(1+r)^{-2\alpha}\,\Gamma(2\alpha)}{\Gamma(\alpha)\Gamma(\alpha+1)\,\lambda}\;
-          {}_2F_1\!\left(2\alpha, \alpha; \alpha+1; \frac{r-1}{r+1}\right),
-        \qquad r = \theta/\lambda .
+        f_A(0) = \frac1\pi\int_0^\infty\frac{du}{(1+\theta^2u^2)^{\alpha}(1+\lambda^2u^2)}
+        = \frac{\Gamma(\alpha+\frac12)}{2\sqrt\pi\,\Gamma(\alpha+1)\,\lambda}\;
+          {}_2F_1\!\left(\alpha, \tfrac12; \alpha+1; 1-r^2\right),
+        \qquad r = \theta/\lambda ,
+
+    and for :math:`r < 1` its Pfaff transform
+    :math:`{}_2F_1(\alpha,\frac12;\alpha+1;1-r^2) = r^{-2\alpha}\,{}_2F_1(\alpha,\alpha+\frac12;\alpha+1;1-r^{-2})`.
+
+    **Numerical note.** The argument is never positive, and is formed as
+    :math:`(\lambda-\theta)(\lambda+\theta)/\lambda^2` (or with :math:`\theta^2` below), so it
+    carries the working precision's relative error for every ratio :math:`r`.  The older form
+    :math:`(1+r)^{-2\alpha}\Gamma(2\alpha)/(\Gamma(\alpha)\Gamma(\alpha+1)\lambda)\;
+    {}_2F_1(2\alpha,\alpha;\alpha+1;(r-1)/(r+1))` needs :math:`1 - z = 2/(r+1)` to
+    ``digits`` digits: it was right to 3 digits at :math:`r = 10^{30}` and returned ``+inf``
+    at :math:`r = 10^{40}` (``tests/test_extreme_parameters.py`` checks both forms agree where
+    the old one is well conditioned, and the new one against quadrature at
+    :math:`r = 10^{-40}\ldots10^{40}`).
 
     >>> from mpmath import mp
     >>> # alpha = 1: f_A(0) = 1/(2 (theta + lam)) (two Laplace densities)
     >>> mp.almosteq(pdf_at_zero(1, 2, 3), mp.mpf(1) / 10)
     True
+    >>> # alpha = 1/2: arccosh(theta/lam)/(pi sqrt(theta^2 - lam^2)), even at theta/lam = 1e40
+    >>> th = mp.mpf(10) ** 40
+    >>> mp.almosteq(pdf_at_zero("0.5", th, 1, digits=20), mp.acosh(th) / (mp.pi * th), 1e-19)
+    True
     """
     d = resolve_digits(digits)
     alpha, theta, lam = _params(alpha, theta, lam, d)
-    with mp.workdps(d + GUARD_DIGITS + 5):
+    return _pdf_at_zero_d(alpha, theta, lam, d)
+
+
+#: :math:`\frac2\pi\int_0^\infty \ln^2(1+v^2)\,dv/(1+v^2) = 4\ln^2 2 + \pi^2/3` (rounded up).
+_LOG2_MOMENT = 5.2117
+
+
+def _pdf_at_zero_d(alpha, theta, lam, d):
+    r""":func:`pdf_at_zero` at parsed parameters (any ratio :math:`\theta/\lambda`).
+
+    For tiny :math:`\alpha` (where mpmath's ``hyp2f1`` may not terminate: at
+    :math:`\alpha = e^{-250000}`, :math:`r = 10^{40}` it ran for minutes) the Fourier integral
+    is expanded instead: with :math:`L = \ln(1+r^2v^2)`, :math:`1-\alpha L \le e^{-\alpha L}
+    \le 1 - \alpha L + \alpha^2L^2/2`, :math:`\frac2\pi\int_0^\infty L\,dv/(1+v^2) = 2\ln(1+r)`
+    and :math:`L \le \ln(1+r^2) + \ln(1+v^2)` give
+
+    .. math::
+
+        2\lambda f_A(0) = 1 - 2\alpha\ln(1+r) + E,\qquad
+        0 \le E \le \alpha^2\big(\ln^2(1+r^2) + 4\ln^2 2 + \pi^2/3\big),
+
+    used when that bound is below :math:`10^{-(d + 15)}`.
+    """
+    wd = d + GUARD_DIGITS + 5
+    with mp.workdps(wd):
         r = theta / lam
-        z = (r - 1) / (r + 1)
-        pre = mp.exp(-2 * alpha * mp.log1p(r) + mp.loggamma(2 * alpha) - mp.loggamma(alpha) - mp.loggamma(alpha + 1))
-        return pre * mp.hyp2f1(2 * alpha, alpha, alpha + 1, z) / lam
+        l1r2 = mp.log1p(r * r) if r < 1 else 2 * mp.log(r) + mp.log1p(1 / (r * r))
+        if alpha < 1 and alpha * alpha * (l1r2 * l1r2 + _LOG2_MOMENT) < mp.mpf(10) ** -(d + 15):
+            return (1 - 2 * alpha * mp.log1p(r)) / (2 * lam)
+        # the power r^(-2 alpha) (and hyp2f1's own powers of 1 - r^2) amplify rounding by |2 alpha ln r|
+        wd += exponent_digits(2 * alpha * l1r2)
+    try:
+        with mp.workdps(wd):
+            half = mp.mpf(1) / 2
+            pre = mp.exp(mp.loggamma(alpha + half) - mp.loggamma(alpha + 1)) / (2 * mp.sqrt(mp.pi) * lam)
+            if theta >= lam:
+                x = (lam - theta) * (lam + theta) / (lam * lam)  # 1 - r^2 <= 0
+                f = mp.hyp2f1(alpha, half, alpha + 1, x)
+            else:
+                x = (theta - lam) * (theta + lam) / (theta * theta)  # 1 - 1/r^2 < 0
+                f = mp.exp(2 * alpha * mp.log(lam / theta)) * mp.hyp2f1(alpha, alpha + half, alpha + 1, x)
+            v = pre * f
+    except (mp.NoConvergence, ZeroDivisionError, OverflowError) as exc:
+        raise PrecisionError(f"f_A(0) at alpha = {mp.nstr(alpha, 8)}, theta/lam = {mp.nstr(theta / lam, 8)}: "
+                             f"the hypergeometric series did not converge ({type(exc).__name__})") from None
+    if not (mp.isfinite(v) and v > 0):
+        raise PrecisionError(f"f_A(0) at alpha = {mp.nstr(alpha, 8)}, theta/lam = {mp.nstr(theta / lam, 8)}: "
+                             f"got {v} (not a positive finite number)")
+    return v
 
 
 def mean_abs(alpha, theta, lam, *, digits=None):
@@ -343,7 +408,7 @@ def mean_abs(alpha, theta, lam, *, digits=None):
     d = resolve_digits(digits)
     alpha, theta, lam = _params(alpha, theta, lam, d)
     with mp.workdps(d + GUARD_DIGITS):
-        f0 = pdf_at_zero(alpha, theta, lam, digits=d + 5)
+        f0 = _pdf_at_zero_d(alpha, theta, lam, d + 5)
         return gamma_gamma.mean_abs(alpha, theta, digits=d + 5) + 2 * lam**2 * f0
 
 

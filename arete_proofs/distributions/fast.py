@@ -101,18 +101,7 @@ from scipy import special as sc
 
 from .._validation import PrecisionError
 
-__all__ = [
-    "gg_pdf",
-    "gg_logpdf",
-    "gg_cdf",
-    "gg_sf",
-    "pdf",
-    "logpdf",
-    "cdf",
-    "sf",
-    "mean_abs",
-    "var",
-]
+__all__ = ["gg_pdf", "gg_logpdf", "gg_cdf", "gg_sf", "pdf", "logpdf", "cdf", "sf", "mean_abs", "var"]
 
 # --- validation ---------------------------------------------------------------
 
@@ -781,15 +770,24 @@ def cdf(t, alpha, theta, lam):
 def mean_abs(alpha, theta, lam):
     r"""``E|Z|`` for ``Z ~ Arete(alpha, theta, lam)``.
 
-    ``E|Z| = 2 int_0^inf sf = c0^-a (alpha theta + lam) + 2 theta/(Gamma(a)Gamma(1+beta))
-    int_0^inf x^beta (-D)^n [D0(x)/(1+x)^2] dx``.
+    ``E|Z| = 2 int_0^inf sf = c0^-a (alpha theta + lam) + 2 theta/(Gamma(a)Gamma(1+beta)) int_0^inf x^beta (-D)^n [D0(x)/(1+x)^2] dx``.
 
-    Accuracy: relative error below ``1e-13`` for ``alpha in [1e-7, 10]``, ``theta, lam in [1e-3, 1e3]``.
+    Accuracy: relative error below ``1e-13`` for ``alpha in [1e-7, 10]``, ``theta, lam in [1e-3, 1e3]``,
+    and at ``theta/lam`` in ``1e-40 .. 1e40`` (``tests/test_extreme_parameters.py``).  Where the integral
+    fails (NaN at ``alpha = 10``, ``theta/lam >= 1e16``): ``G + lam/2`` with ``G = E|X1 - X2|`` when
+    ``lam <= 1e-14 G`` (``G < E|Z| <= G + lam``), else :class:`~arete_proofs.PrecisionError`, never NaN.
     """
     A = _Arete(alpha, theta, lam)
     a = A.alpha
-    lc = _cut_log(np.zeros(1), A.beta, A.n, A.cap, A._D0_over(2))[0]
-    return float(A.c0 ** (-a) * (a * A.theta + A.lam) + 2 * A.theta * math.exp(lc - A.lgam))
+    with np.errstate(all="ignore"):
+        lc = _cut_log(np.zeros(1), A.beta, A.n, A.cap, A._D0_over(2))[0]
+        v = float(A.c0 ** (-a) * (a * A.theta + A.lam) + 2 * A.theta * math.exp(lc - A.lgam))
+    g = 4.0 * A.theta * math.exp(sc.gammaln(2 * a) - 2 * sc.gammaln(a) - a * math.log(4.0))
+    if not (math.isfinite(v) and v > 0) and math.isfinite(g) and A.lam <= 1e-14 * g:
+        v = g + 0.5 * A.lam
+    if not (math.isfinite(v) and v > 0):
+        raise PrecisionError(f"fast.mean_abs cannot evaluate Arete({a:g}, {A.theta:g}, {A.lam:g}); use arete.mean_abs")
+    return v
 
 
 def var(alpha, theta, lam):
