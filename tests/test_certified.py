@@ -154,3 +154,33 @@ def test_certified_density_refuses_parameters_outside_its_plan():
         CD.pdf(0, Fraction(1, 2), 1, Fraction(1, 10**400), digits=10)
     with pytest.raises(PrecisionError, match="alpha"):
         CD.pdf(0, Fraction(1, 10**400), 1, 1, digits=10)
+
+
+@pytest.mark.parametrize("r", ["1e-40", "1e-12", "0.3", "1", "3", "1e12", "1e40"])
+def test_pdf_at_zero_ball_at_extreme_ratios(r):
+    """The ball of f_A(0) stays narrow and contains the alpha = 1/2 closed form
+    arccosh(r)/(pi sqrt(r^2 - 1)) (arccos for r < 1, 1/pi at r = 1; computed here with
+    mpmath, an independent formula) at every ratio; the older (r-1)/(r+1) form gave a nan ball at 1e40."""
+    from mpmath import mp
+
+    from arete_proofs.certified.balls import pdf_at_zero_ball
+
+    with mp.workdps(60):
+        x = mp.mpf(r)
+        if x > 1:
+            ref = mp.acosh(x) / (mp.pi * mp.sqrt(x * x - 1))
+        elif x < 1:
+            ref = mp.acos(x) / (mp.pi * mp.sqrt(1 - x * x))
+        else:
+            ref = 1 / mp.pi
+        b = pdf_at_zero_ball("0.5", r, 1)
+        assert b.is_finite() and float(b.rad()) < 1e-30 * float(b.mid())
+        from flint import arb, ctx
+
+        old, ctx.prec = ctx.prec, 200
+        try:
+            assert (b - arb(mp.nstr(ref, 55))).contains(0)
+            # a 1e-25 relative error would be seen
+            assert not (b - arb(mp.nstr(ref * (1 + mp.mpf("1e-25")), 55))).contains(0)
+        finally:
+            ctx.prec = old

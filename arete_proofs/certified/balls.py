@@ -162,27 +162,39 @@ def _combine(statement, inequality, parts, argument):
 
 
 def pdf_at_zero_ball(alpha, theta, lam, prec=128):
-    r"""Ball containing :math:`f_A(0)` (Gradshteyn-Ryzhik 6.621.3, as in
+    r"""Ball containing :math:`f_A(0)` (Euler's integral, as in
     :func:`arete_proofs.distributions.arete.pdf_at_zero`):
 
-    .. math:: f_A(0) = \frac{(1+r)^{-2\alpha}\Gamma(2\alpha)}{\Gamma(\alpha)\Gamma(\alpha+1)\lambda}
-              {}_2F_1\!\left(2\alpha,\alpha;\alpha+1;\frac{r-1}{r+1}\right),\quad r=\theta/\lambda.
+    .. math:: f_A(0) = \frac{\Gamma(\alpha+\frac12)}{2\sqrt\pi\,\Gamma(\alpha+1)\,\lambda}\;
+              {}_2F_1\!\left(\alpha,\tfrac12;\alpha+1;1-r^2\right),\quad r=\theta/\lambda,
+
+    and for :math:`r < 1` its Pfaff transform
+    :math:`r^{-2\alpha}\,{}_2F_1(\alpha,\alpha+\frac12;\alpha+1;1-r^{-2})`.  The argument is
+    never positive and is formed as :math:`(\lambda-\theta)(\lambda+\theta)/\lambda^2` (or with
+    :math:`\theta^2`), so the ball stays narrow at every ratio; the older form in
+    :math:`z = (r-1)/(r+1)` gave a ``nan`` ball at :math:`r = 10^{40}`.
 
     Parameters may be ints, Fractions, floats, decimal strings or mpf.
 
     >>> b = pdf_at_zero_ball(1, 2, 3)    # alpha = 1: 1/(2 (theta + lam)) = 1/10
     >>> (10 * b - 1).contains(0), b.rad() < 1e-30
     (True, True)
+    >>> b = pdf_at_zero_ball("0.5", 10**40, 1)   # alpha = 1/2: arccosh(r)/(pi sqrt(r^2 - 1))
+    >>> b.is_finite() and b.rad() < 1e-30 * b.mid()
+    True
     """
-    from flint import ctx
+    from flint import arb, ctx
 
     old = ctx.prec
     ctx.prec = prec
     try:
         a, th, lam = _to_arb(alpha), _to_arb(theta), _to_arb(lam)
-        r = th / lam
-        z = (r - 1) / (r + 1)
-        pre = (-2 * a * (1 + r).log() + (2 * a).lgamma() - a.lgamma() - (a + 1).lgamma()).exp()
-        return pre * z.hypgeom_2f1(2 * a, a, a + 1) / lam
+        half = arb(1) / 2
+        pre = ((a + half).lgamma() - (a + 1).lgamma()).exp() / (2 * arb.pi().sqrt() * lam)
+        if th >= lam:
+            x = (lam - th) * (lam + th) / (lam * lam)
+            return pre * x.hypgeom_2f1(a, half, a + 1)
+        x = (th - lam) * (th + lam) / (th * th)
+        return pre * (2 * a * (lam / th).log()).exp() * x.hypgeom_2f1(a, a + half, a + 1)
     finally:
         ctx.prec = old
