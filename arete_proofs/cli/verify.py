@@ -184,7 +184,9 @@ def _run_certificates(statement_ids, progress=False):
     help="check the paper's proof chain statement by statement over parameter grids",
     description="""\
 Checks every bound of the paper's statements (Lemmas 2, 3, 14-19, 26-28, Claim 1,
-Note 2) at every point of a grid built from the statement's hypotheses, and prints
+Note 2) and of the statements proved here beyond it (Lemma 3 with the optimal rates:
+lemma-3-mean-abs, lemma-3-variance; --statement lists every id) at every
+point of a grid built from the statement's hypotheses, and prints
 per statement: the kinds of check, checks (one bound at one grid point), violations,
 tight checks, minimum slack ln(rhs/lhs) and where it occurs, then a legend of these
 columns.  --observations adds the paper's literal wording where it differs from the
