@@ -225,3 +225,144 @@ def need_flint(option: str) -> None:
         import flint  # noqa: F401
     except ImportError:
         raise UsageError(f"{option} needs python-flint: pip install 'arete-proofs[certified]'") from None
+
+
+# --------------------------------------------------------------------------
+# Caps, output paths, progress (issue 25: every command answers or refuses within seconds)
+# --------------------------------------------------------------------------
+
+#: Largest |t| of a point (``arete density``): beyond it the working precision would grow with
+#: the exponent of ``t`` (``1e9999999999`` asked for 10^10 digits); see
+#: :data:`arete_proofs._validation.MAX_EXPONENT_DIGITS`.
+MAX_POINT_EXPONENT = 3000
+#: Largest number of random draws one command makes (``sample``: size x parties; ``simulate``:
+#: rounds x parties for each of its two distributed sums): about 10 s on one core.
+MAX_DRAWS = 50_000_000
+#: Largest number of entries of a composed privacy-loss PMF (``account --compose``: estimated from
+#: dp_accounting's own truncation bounds before the FFT allocates it; 16 bytes each).
+MAX_PLD_ENTRIES = 20_000_000
+
+
+def check_points(points, option: str = "T") -> None:
+    """Refuse a point ``|t| >= 10**MAX_POINT_EXPONENT`` (finite) with a one-line :class:`UsageError`.
+
+    Only the decimal exponent is looked at (no number of that size is formed); ``inf``, ``-inf``
+    and text that is not a number are left to the library's checks.
+
+    >>> check_points(["0", "-1e300", "inf", "abc"])
+    >>> check_points(["1e9999999999"])
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: point T = '1e9999999999' is too large: |t| must be below 1e3000 (the working precision grows with the exponent of t)
+    """
+    for text in points:
+        try:
+            value = Decimal(str(text).strip())
+        except ArithmeticError:
+            continue
+        if not value.is_finite() or value == 0:
+            continue
+        if value.adjusted() >= MAX_POINT_EXPONENT:
+            raise UsageError(f"point {option} = {text!r} is too large: |t| must be below 1e{MAX_POINT_EXPONENT} "
+                             "(the working precision grows with the exponent of t)")
+
+
+def check_draws(count: int, what: str) -> None:
+    """Refuse more than :data:`MAX_DRAWS` random draws, naming the options that ask for them."""
+    if count > MAX_DRAWS:
+        raise UsageError(f"{what} asks for {count:.3g} random draws; at most {MAX_DRAWS:.0e} "
+                         "(about 10 s; split the run or use the library directly)")
+
+
+def check_writable(path: str, option: str) -> None:
+    """Check, BEFORE any work, that ``path`` can be written (``option`` names the flag); one-line :class:`UsageError`.
+
+    An existing file is opened for update without truncating it; for a new file a temporary file
+    is created (and removed) in its directory.  Nothing is left behind.
+
+    >>> check_writable("/nonexistent-dir/x.json", "--out")
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: --out: cannot write '/nonexistent-dir/x.json': directory '/nonexistent-dir' does not exist
+    """
+    import os
+    import tempfile
+
+    if path is None:
+        return
+    if path == "":
+        raise UsageError(f"{option}: the file name is empty")
+    if os.path.isdir(path):
+        raise UsageError(f"{option}: cannot write {path!r}: it is a directory")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UsageError(f"{option}: cannot write {path!r}: directory {parent!r} does not exist")
+    try:
+        if os.path.exists(path):
+            with open(path, "r+b"):
+                pass
+        else:
+            fd, tmp = tempfile.mkstemp(dir=parent, prefix=".arete-write-check-")
+            os.close(fd)
+            os.unlink(tmp)
+    except OSError as exc:
+        raise UsageError(f"{option}: cannot write {path!r}: {exc.strerror or exc}") from None
+
+
+class progress:
+    """Context manager: a line on stderr every ``every`` seconds while the body runs (none with ``quiet``).
+
+    ``arete: account: still working (20 s) ...``; nothing is printed for a body that ends sooner, so
+    a fast command stays silent.  A daemon thread, stopped on exit.
+    """
+
+    def __init__(self, what: str, *, quiet: bool = False, every: float = 10.0, first: str | None = None):
+        self.what, self.quiet, self.every, self.first = what, quiet, every, first
+
+    def __enter__(self):
+        import sys
+        import threading
+        import time
+
+        self._stop = threading.Event()
+        self._t0 = time.monotonic()
+        if self.quiet:
+            return self
+        if self.first:
+            print(f"{PROG}: {self.what}: {self.first}", file=sys.stderr, flush=True)
+
+        def beat():
+            while not self._stop.wait(self.every):
+                print(f"{PROG}: {self.what}: still working ({time.monotonic() - self._t0:.0f} s) ...",
+                      file=sys.stderr, flush=True)
+
+        self._thread = threading.Thread(target=beat, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        return False
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--quiet`` (no progress lines on stderr)."""
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def positive_option(text, option: str):
+    """``text`` (a decimal string) as a positive finite ``mpf`` (30 digits), else a one-line :class:`UsageError`.
+
+    >>> positive_option("nan", "--epsilon")
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: --epsilon must be a positive finite number, got 'nan'
+    """
+    try:
+        with mp.workdps(30):
+            value = mp.mpf(str(text).strip())
+    except (TypeError, ValueError):
+        raise UsageError(f"{option} must be a positive finite number, got {text!r}") from None
+    if mp.isnan(value) or mp.isinf(value) or value <= 0:
+        raise UsageError(f"{option} must be a positive finite number, got {text!r}")
+    return value

@@ -18,6 +18,7 @@ from ._common import (
     UsageError,
     add_digits_option,
     add_output_options,
+    check_points,
     command,
     format_bound,
     format_value,
@@ -67,6 +68,7 @@ family ('arete noises' lists them and their flags).
 def density(args: argparse.Namespace) -> int:
     """``arete density``: print the density (or the CDF) at each point."""
     digits = args.digits
+    check_points(args.points)
     choice = resolve_noise(args, digits)
     noise = choice.noise
     if args.certified:
