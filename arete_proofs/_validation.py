@@ -208,7 +208,7 @@ def exponent_digits(*scales) -> int:
     >>> exponent_digits(mp.mpf("1e9999999999"))
     Traceback (most recent call last):
       ...
-    ValueError: t (or a scale parameter) is too extreme: |t/scale| = 1e+9999999999 would need 9999999999 extra working digits (at most 3000: |t/scale| <= 1e3000)
+    ValueError: t (or a scale parameter) is too extreme: |t/scale| = 1.0e+9999999999 would need 9999999999 extra working digits (at most 3000: |t/scale| <= 1e3000)
     """
     m = 0
     for s in scales:
