@@ -134,7 +134,7 @@ def to_mpf(value, name: str):
             return mp.mpf(float(value))
         if isinstance(value, (mpmath.mpc, complex, numbers.Complex)):
             raise ValueError
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, ZeroDivisionError):
         pass
     raise ValueError(f"{name} must be a real number, got {value!r}")
 

@@ -256,6 +256,7 @@ def check_points(points, option: str = "T") -> None:
     arete_proofs.cli._common.UsageError: point T = '1e9999999999' is too large: |t| must be below 1e3000 (the working precision grows with the exponent of t)
     """
     for text in points:
+        check_number_text(text, f"point {option}")
         try:
             value = Decimal(str(text).strip())
         except ArithmeticError:
@@ -265,6 +266,26 @@ def check_points(points, option: str = "T") -> None:
         if value.adjusted() >= MAX_POINT_EXPONENT:
             raise UsageError(f"point {option} = {text!r} is too large: |t| must be below 1e{MAX_POINT_EXPONENT} "
                              "(the working precision grows with the exponent of t)")
+
+
+def check_number_text(text, option: str) -> None:
+    """Refuse a number text that mpmath's parser cannot even read without an exception other than
+    ``ValueError`` (``"1/0"``: mpmath parses fractions and raises ``ZeroDivisionError``).
+
+    >>> check_number_text("1/0", "--alpha")
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: --alpha must be a number, got '1/0' (a zero denominator)
+    """
+    if text is None:
+        return
+    try:
+        with mp.workdps(15):
+            mp.mpf(str(text).strip())
+    except ZeroDivisionError:
+        raise UsageError(f"{option} must be a number, got {text!r} (a zero denominator)") from None
+    except (ValueError, TypeError):
+        pass  # left to the library's one-line ValueError naming the parameter
 
 
 def check_draws(count: int, what: str) -> None:
@@ -361,7 +382,7 @@ def positive_option(text, option: str):
     try:
         with mp.workdps(30):
             value = mp.mpf(str(text).strip())
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ZeroDivisionError):
         raise UsageError(f"{option} must be a positive finite number, got {text!r}") from None
     if mp.isnan(value) or mp.isinf(value) or value <= 0:
         raise UsageError(f"{option} must be a positive finite number, got {text!r}")

@@ -55,7 +55,7 @@ def _check_delta_text(text):
     try:
         with mp.workdps(30):
             d = mp.mpf(text.strip())
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ZeroDivisionError):
         raise UsageError(f"--delta must be a number in (0, 1), got {text!r}") from None
     if mp.isnan(d) or not 0 < d < 1:
         raise UsageError(f"--delta must be in (0, 1), got {text!r}")
