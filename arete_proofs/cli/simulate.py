@@ -193,11 +193,10 @@ def _source_text(p, args) -> str:
     if p["source"] == "optimized":
         return (f"optimized: the optimiser's parameters, tight epsilon <= {args.epsilon}, least E|Z|; "
                 "--parameters paper for Lemma 3's")
-    if p["source"] == "paper":
-        text = "paper: Lemma 3's parameters at eps"
+    if p["source"] == "paper":   # Lemma 3's parameters at eps (the text of version 0.2.0 where Lemma 3 applies)
         if not p.get("lemma3_applies"):
-            text += " (outside Lemma 3's range eps >= 20 + 4 ln S: private, but far from tight)"
-        return text
+            return "paper: Lemma 3's parameters, outside its range eps >= 20 + 4 ln S: private, but far from tight"
+        return "paper"
     return p["source"]
 
 
