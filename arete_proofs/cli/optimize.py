@@ -134,17 +134,17 @@ def optimize_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fmt(x, digits=6) -> str:
+def _fmt(x, digits=6, *, strip=False) -> str:
     """Every number of the ``compare`` table in one format: ``digits`` significant digits, mpmath's
-    exponent style (``3.74808e-5``), whether ``x`` is a float, a decimal string or an ``mpf``.
+    exponent style (``3.74808e-5``, never ``e-05``), whether ``x`` is a float, a decimal string or an
+    ``mpf``; ``strip``: drop trailing zeros (the eps column).
 
-    >>> _fmt(3.748082313446601e-05), _fmt("0.000149594656233"), _fmt(mpmath.mpf(20))
-    ('3.74808e-5', '0.000149595', '20.0')
+    >>> _fmt(3.748082313446601e-05), _fmt("0.000149594656233"), _fmt(0.05), _fmt(mpmath.mpf(20), strip=True)
+    ('3.74808e-5', '0.000149595', '0.0500000', '20.0')
     """
-    if isinstance(x, str):
-        with mpmath.workdps(30):
-            x = mpmath.mpf(x)
-    return mpmath.nstr(mpmath.mpf(x) if isinstance(x, float) else x, digits)
+    with mpmath.workdps(30):
+        x = mpmath.mpf(x) if isinstance(x, (str, float, int)) else x
+        return mpmath.nstr(x, digits, strip_zeros=strip)
 
 
 def _parameter_text(name, v):
@@ -155,7 +155,7 @@ def _parameter_text(name, v):
 
 def _left_out_notes(rows, sensitivity) -> list[str]:
     """One line for each eps whose arete-paper row is left out (Lemma 3 does not apply there)."""
-    missing = [_fmt(r.eps) for r in rows if r.paper is None]
+    missing = [_fmt(r.eps, strip=True) for r in rows if r.paper is None]
     if not missing:
         return []
     return [f"note: no arete-paper row at eps = {', '.join(missing)}: Lemma 3 proves its parameters eps-DP only "
@@ -238,7 +238,7 @@ def compare_command(args: argparse.Namespace) -> int:
         return 0
     table = [("eps", "noise", "E|Z|", "Var Z", "parameters")]
     for r in rows:
-        e = _fmt(r.eps)
+        e = _fmt(r.eps, strip=True)
         for entry in r.entries():
             label = entry.noise + (f" ({args.objective})" if entry.noise == "arete-optimized" else "")
             params = [_parameter_text(k, v) for k, v in entry.parameters.items()]
@@ -248,7 +248,7 @@ def compare_command(args: argparse.Namespace) -> int:
     for g in gauss + [r for rows in extra.values() for r in rows]:
         params = " ".join(f"{k}={_fmt(v)}" for k, v in g.items()
                           if k not in ("eps", "noise", "mean_abs", "variance", "epsilon_upper"))
-        table.append((_fmt(g["eps"]), f"{g['noise']} ({args.objective})",
+        table.append((_fmt(g["eps"], strip=True), f"{g['noise']} ({args.objective})",
                       _fmt(g["mean_abs"]), _fmt(g["variance"]),
                       f"{params} eps*<={g['epsilon_upper'][:12]}"))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
