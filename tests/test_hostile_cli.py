@@ -381,3 +381,22 @@ def test_zero_denominator_is_a_bad_input(argv):
 def test_compare_at_a_tiny_epsilon():
     code, _, _ = run(["compare", "--epsilon", "1e-300"])
     assert code in (0, 2)
+
+
+def test_a_long_command_shows_a_heartbeat_and_quiet_silences_it(monkeypatch, capsys):
+    """`account --sigma` ran 72 s with no output; every command without its own progress now has one."""
+    from arete_proofs.cli import parser
+    from arete_proofs.privacy import accounting
+
+    def slow(*a, **k):
+        time.sleep(0.5)
+        return 0.25
+
+    monkeypatch.setattr(parser, "HEARTBEAT", 0.1)
+    monkeypatch.setattr(accounting, "hockey_stick", slow)
+    argv = ["account", "--noise", "laplace", "--lam", "1", "--epsilon", "0.5"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("delta 0.25") and "arete: account: still working" in err
+    assert main(argv + ["--quiet"]) == 0
+    assert capsys.readouterr().err == ""

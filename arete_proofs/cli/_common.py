@@ -334,11 +334,14 @@ class progress:
     """Context manager: a line on stderr every ``every`` seconds while the body runs (none with ``quiet``).
 
     ``arete: account: still working (20 s) ...``; nothing is printed for a body that ends sooner, so
-    a fast command stays silent.  A daemon thread, stopped on exit.
+    a fast command stays silent.  A daemon thread, stopped on exit.  ``first``: a line printed at
+    once; ``beat=False``: that line only.  :func:`arete_proofs.cli.parser.main` runs every command
+    without its own progress inside one of these.
     """
 
-    def __init__(self, what: str, *, quiet: bool = False, every: float = 10.0, first: str | None = None):
-        self.what, self.quiet, self.every, self.first = what, quiet, every, first
+    def __init__(self, what: str, *, quiet: bool = False, every: float = 10.0, first: str | None = None,
+                 beat: bool = True):
+        self.what, self.quiet, self.every, self.first, self.beat = what, quiet, every, first, beat
 
     def __enter__(self):
         import sys
@@ -351,6 +354,8 @@ class progress:
             return self
         if self.first:
             print(f"{PROG}: {self.what}: {self.first}", file=sys.stderr, flush=True)
+        if not self.beat:
+            return self
 
         def beat():
             while not self._stop.wait(self.every):

@@ -21,7 +21,6 @@ from ._common import (
     command,
     format_bound,
     format_value,
-    progress,
 )
 from ._noise import add_noise_options, resolve_noise
 
@@ -114,6 +113,10 @@ with the certified tight epsilon of that noise.  Examples:
     arete account --noise laplace --lam 0.5 --epsilon 1
 
 --noise NAME accounts another symmetric unimodal family ('arete noises' says which support it).
+Limits (refused in one line, exit 2): --delta below 1e-30 for one release (minutes; the tight
+epsilon bounds every delta), --compose above 1e6 or a composed PLD above 2e7 entries (estimated
+before it is allocated).  A PLD delta above 1 is printed as 1, with the clamp said.  Progress
+lines on stderr after 10 s (--quiet: none).
 """,
     options=(lambda p: add_noise_options(p, renamed_delta=False), _account_arguments),
 )
@@ -150,8 +153,12 @@ def account_command(args: argparse.Namespace) -> int:
         raise UsageError(f"noise {noise.name!r} does not support accounting (see 'arete noises')")
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"
     doc = {**choice.report, "sensitivity": sensitivity, "compose": args.compose}
-    with progress("account", quiet=args.quiet, every=10.0):
-        lines = _account(args, noise, sensitivity, doc, accounting)
+    if choice.sigma != 0 and not args.quiet:   # the Gaussian part's tight epsilon alone takes about a minute
+        import sys
+
+        print("arete: account: a Gaussian part: its certified tight epsilon and the hockey stick take about a "
+              "minute (--quiet: no progress lines)", file=sys.stderr, flush=True)
+    lines = _account(args, noise, sensitivity, doc, accounting)
     if args.json:
         print(json.dumps(doc, indent=2))
     else:

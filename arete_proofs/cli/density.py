@@ -18,6 +18,7 @@ from ._common import (
     UsageError,
     add_digits_option,
     add_output_options,
+    add_quiet_option,
     check_points,
     command,
     format_bound,
@@ -63,7 +64,7 @@ Prints one line per point: the point as given, then the value.  Examples:
 --lam 0 is allowed then); not with --certified yet.  --noise NAME evaluates another
 family ('arete noises' lists them and their flags).
 """,
-    options=(add_noise_options, add_digits_option, add_output_options, _density_arguments),
+    options=(add_noise_options, add_digits_option, add_output_options, add_quiet_option, _density_arguments),
 )
 def density(args: argparse.Namespace) -> int:
     """``arete density``: print the density (or the CDF) at each point."""

@@ -18,7 +18,7 @@ import json
 
 import mpmath
 
-from ._common import UsageError, add_sensitivity_option, command, format_bound, format_value
+from ._common import UsageError, add_quiet_option, add_sensitivity_option, command, format_bound, format_value
 from ._noise import add_noise_name_option
 
 
@@ -43,6 +43,7 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
     parser.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs",
                         help="minimise E|Z| (default) or Var Z")
     parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
+    add_quiet_option(parser)
 
 
 def _family_argument(parser: argparse.ArgumentParser) -> None:

@@ -17,7 +17,12 @@ from collections.abc import Sequence
 from .._validation import PrecisionError
 from .._version import __version__
 from . import account, certify, density, epsilon, noises, optimize, region, simulate, verify
-from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser
+from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser, progress
+
+#: Commands that print their own progress lines (the others get :func:`main`'s heartbeat).
+OWN_PROGRESS = ("verify", "certify", "certify-region")
+#: Seconds between two heartbeat lines ``arete: COMMAND: still working (N s) ...`` on stderr.
+HEARTBEAT = 10.0
 
 #: The subcommand modules, in the order ``arete --help`` lists their commands.
 SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, optimize, simulate, account, noises)
@@ -84,7 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else "")
     try:
         args = parser.parse_args(argv)
-        return args.run(args)
+        # a heartbeat on stderr for a command running over 10 s (none for those with their own progress)
+        with progress(args.command, every=HEARTBEAT,
+                      quiet=getattr(args, "quiet", False) or args.command in OWN_PROGRESS):
+            return args.run(args)
     except SystemExit as exc:  # --help / --version
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:

@@ -135,7 +135,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         from ..privacy import optimizer
 
         with progress("simulate", quiet=args.quiet, first="optimising Arete's parameters for --epsilon "
-                      f"{args.epsilon} (about 10-30 s; --parameters paper skips it)"):
+                      f"{args.epsilon} (about 10-30 s; --parameters paper skips it)", beat=False):
             o = optimizer.optimize(FAMILIES["arete"].search_problem(args.epsilon), args.sensitivity)
         noise = FAMILIES["arete"](**o.params, source={"optimized_eps": args.epsilon,
                                                       "sensitivity": args.sensitivity})
