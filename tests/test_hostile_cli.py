@@ -400,3 +400,12 @@ def test_a_long_command_shows_a_heartbeat_and_quiet_silences_it(monkeypatch, cap
     assert out.startswith("delta 0.25") and "arete: account: still working" in err
     assert main(argv + ["--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("argv", [
+    ["density", "--paper-eps", "1e9999999999", "0"],          # exp(-eps/4) without end (found by the fuzz)
+    ["density", "--paper-eps", "1e9999", "--digits", "29", "0.0645", "1.0"],   # > 30 s
+    ["epsilon", "--alpha", "1e-99999", "--theta", "1", "--lam", "1"],
+])
+def test_a_parameter_with_a_huge_exponent_is_refused(argv):
+    refused(argv, "out of range", budget=10)

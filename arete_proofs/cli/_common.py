@@ -256,7 +256,7 @@ def check_points(points, option: str = "T") -> None:
     arete_proofs.cli._common.UsageError: point T = '1e9999999999' is too large: |t| must be below 1e3000 (the working precision grows with the exponent of t)
     """
     for text in points:
-        check_number_text(text, f"point {option}")
+        check_number_text(text, f"point {option}", exponent_cap=False)
         try:
             value = Decimal(str(text).strip())
         except ArithmeticError:
@@ -268,7 +268,12 @@ def check_points(points, option: str = "T") -> None:
                              "(the working precision grows with the exponent of t)")
 
 
-def check_number_text(text, option: str) -> None:
+#: Largest decimal exponent of a parameter given on the command line (``--paper-eps 1e9999999999`` made
+#: ``exp(-eps/4)`` run without end; at 1e9999 a density at 29 digits still ran after 30 s, at 1e1000 it takes 0.5 s).
+MAX_NUMBER_EXPONENT = 1000
+
+
+def check_number_text(text, option: str, *, exponent_cap: bool = True) -> None:
     """Refuse a number text that mpmath's parser cannot even read without an exception other than
     ``ValueError`` (``"1/0"``: mpmath parses fractions and raises ``ZeroDivisionError``).
 
@@ -286,6 +291,13 @@ def check_number_text(text, option: str) -> None:
         raise UsageError(f"{option} must be a number, got {text!r} (a zero denominator)") from None
     except (ValueError, TypeError):
         pass  # left to the library's one-line ValueError naming the parameter
+    try:
+        value = Decimal(str(text).strip())
+    except ArithmeticError:
+        return
+    if exponent_cap and value.is_finite() and value != 0 and abs(value.adjusted()) > MAX_NUMBER_EXPONENT:
+        raise UsageError(f"{option} = {text!r} is out of range: a parameter's decimal exponent must be within "
+                         f"+-{MAX_NUMBER_EXPONENT} (exp(-{text}) would take unbounded precision)")
 
 
 def check_draws(count: int, what: str) -> None:
