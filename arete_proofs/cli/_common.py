@@ -396,6 +396,7 @@ def positive_option(text, option: str):
       ...
     arete_proofs.cli._common.UsageError: --epsilon must be a positive finite number, got 'nan'
     """
+    check_number_text(text, option)
     try:
         with mp.workdps(30):
             value = mp.mpf(str(text).strip())

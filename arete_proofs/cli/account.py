@@ -18,6 +18,7 @@ from ._common import (
     MAX_PLD_ENTRIES,
     UsageError,
     add_quiet_option,
+    check_number_text,
     command,
     format_bound,
     format_value,
@@ -126,6 +127,7 @@ def account_command(args: argparse.Namespace) -> int:
 
     if args.compose < 1:
         raise UsageError(f"--compose must be an integer >= 1, got {args.compose}")
+    check_number_text(args.epsilon, "--epsilon")
     if args.compose > 1:
         try:
             import dp_accounting  # noqa: F401
