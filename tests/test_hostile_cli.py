@@ -409,3 +409,14 @@ def test_a_long_command_shows_a_heartbeat_and_quiet_silences_it(monkeypatch, cap
 ])
 def test_a_parameter_with_a_huge_exponent_is_refused(argv):
     refused(argv, "out of range", budget=10)
+
+
+def test_a_real_certificate_still_checks(tmp_path):
+    """The validator does not refuse what certify-region writes (a deliberately broken copy is refused above)."""
+    pytest.importorskip("flint")
+    out = tmp_path / "map.json"
+    code, _, _ = run(["certify-region", "--eps", "8", "17/2", "--sensitivity", "1", "2", "--min-width", "1/2",
+                      "--out", out, "--quiet"], budget=60)
+    assert code in (0, 1) and out.exists()
+    code, text, _ = run(["certify-region", "--check", out, "--quiet"], budget=60)
+    assert code == 0 and "certificate holds" in text
