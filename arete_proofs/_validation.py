@@ -134,7 +134,7 @@ def to_mpf(value, name: str):
             return mp.mpf(float(value))
         if isinstance(value, (mpmath.mpc, complex, numbers.Complex)):
             raise ValueError
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, ZeroDivisionError):
         pass
     raise ValueError(f"{name} must be a real number, got {value!r}")
 
@@ -185,21 +185,38 @@ def parse_precision(d: int) -> int:
     return d + GUARD_DIGITS + PARSE_DIGITS
 
 
+#: Largest number of extra working digits :func:`exponent_digits` grants: an exponent
+#: ``|t/theta|`` above ``10**MAX_EXPONENT_DIGITS`` would make the working precision grow
+#: with the exponent of ``t`` (a point ``1e9999999999`` asked for 10^10 digits and ran out of
+#: memory); such an input is refused with a :class:`ValueError` instead.  At 3000 extra
+#: digits a density still takes about a second.
+MAX_EXPONENT_DIGITS = 3000
+
+
 def exponent_digits(*scales) -> int:
     """Extra working digits needed when an exponent of size ``|s|`` is formed.
 
     ``exp(-x/theta)`` with ``x/theta = 1e6`` turns a relative error ``u`` of the
     exponent into a relative error ``1e6 u`` of the result; this returns
-    ``ceil(log10(max |s|))`` (at least 0) to compensate.
+    ``ceil(log10(max |s|))`` (at least 0) to compensate.  More than
+    :data:`MAX_EXPONENT_DIGITS` is refused (the point ``t`` or a parameter is too extreme).
 
     >>> exponent_digits(1, 0.5)
     0
     >>> exponent_digits(1e6)
     6
+    >>> exponent_digits(mp.mpf("1e9999999999"))
+    Traceback (most recent call last):
+      ...
+    ValueError: t (or a scale parameter) is too extreme: |t/scale| = 1.0e+9999999999 would need 9999999999 extra working digits (at most 3000: |t/scale| <= 1e3000)
     """
     m = 0
     for s in scales:
         s = abs(s)
         if s > 1 and not mp.isinf(s):
             m = max(m, int(mp.ceil(mp.log10(s))))
+            if m > MAX_EXPONENT_DIGITS:
+                raise ValueError(
+                    f"t (or a scale parameter) is too extreme: |t/scale| = {mp.nstr(s, 3)} would need {m} "
+                    f"extra working digits (at most {MAX_EXPONENT_DIGITS}: |t/scale| <= 1e{MAX_EXPONENT_DIGITS})")
     return m

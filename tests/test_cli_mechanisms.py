@@ -18,7 +18,8 @@ def run(capsys, *argv):
 
 
 def test_simulate_text_and_json(capsys):
-    args = ["simulate", "--parties", "10", "--min-parties", "8", "--epsilon", "10", "--rounds", "200", "--seed", "3"]
+    args = ["simulate", "--parties", "10", "--min-parties", "8", "--epsilon", "10", "--rounds", "200", "--seed", "3",
+            "--parameters", "paper"]
     code, out, err = run(capsys, *args)
     assert code == 0, err
     for label in ("arete (distributed)", "laplace (central)", "staircase (central)"):
@@ -47,7 +48,7 @@ def _significant_digits(text):
 
 @pytest.mark.parametrize("simulate_args, epsilon_args, digits", [
     # Lemma 3's parameters for eps = 10 (not eps-DP by the lemma; tight epsilon 6.39...), default 8 digits
-    (["--epsilon", "10"], ["--paper-eps", "10"], None),
+    (["--epsilon", "10", "--parameters", "paper"], ["--paper-eps", "10"], None),
     # given parameters, sensitivity 2, 11 digits
     (["--epsilon", "6", "--sensitivity", "2", "--alpha", "0.0756", "--theta", "1.26", "--lam", "0.109"],
      ["--alpha", "0.0756", "--theta", "1.26", "--lam", "0.109", "--sensitivity", "2"], 11),

@@ -104,19 +104,19 @@ def _fake_optimize(eps, Delta=1, *, objective="mean_abs", digits=12, seed=None):
 
 
 #: text column -> JSON field of an entry
-_TEXT_TO_JSON = {"E|X|": "mean_abs", "Var X": "variance", "eps*": "epsilon_exact"}
+_TEXT_TO_JSON = {"E|Z|": "mean_abs", "Var Z": "variance", "eps*": "epsilon_exact"}
 
 
 def _text_lines(out):
     """The text table as (eps, noise, {column: value}) with the parameters column split into its k=v."""
     import re
 
-    header, *rows = out.splitlines()
-    assert re.split(r"\s{2,}", header.strip()) == ["eps", "noise", "E|X|", "Var X", "parameters"]
+    header, *rows = [ln for ln in out.splitlines() if not ln.startswith("note: ")]   # notes follow the table
+    assert re.split(r"\s{2,}", header.strip()) == ["eps", "noise", "E|Z|", "Var Z", "parameters"]
     lines = []
     for row in rows:
         eps, noise, m, v, params = re.split(r"\s{2,}", row.strip())
-        cols = {"E|X|": m, "Var X": v, **dict(kv.split("=") for kv in params.split())}
+        cols = {"E|Z|": m, "Var Z": v, **dict(kv.split("=") for kv in params.split())}
         lines.append((eps, noise, {_TEXT_TO_JSON.get(k, k): x for k, x in cols.items()}))
     return lines
 

@@ -120,7 +120,8 @@ def test_cli_passes_sigma_through(monkeypatch, capsys):
     assert main(argv + ["--sigma", "0.027054"]) == 0
     assert "sigma 0.027054" in capsys.readouterr().out
     # --sigma 0 prints what no flag prints
-    base = ["simulate", "--parties", "5", "--min-parties", "4", "--epsilon", "6", "--rounds", "200", "--seed", "2"]
+    base = ["simulate", "--parties", "5", "--min-parties", "4", "--epsilon", "6", "--rounds", "200", "--seed", "2",
+            "--parameters", "paper"]
     main(base)
     plain = capsys.readouterr().out
     main(base + ["--sigma", "0"])

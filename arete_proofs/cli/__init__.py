@@ -31,4 +31,20 @@ from ._common import format_value
 from ._noise import add_noise_options, resolve_noise
 from .parser import build_parser, main
 
-__all__ = ["main", "build_parser", "format_value", "add_noise_options", "resolve_noise"]
+
+def add_parameter_options(parser, *, renamed_delta: bool = True) -> None:
+    """The API of version 0.2.0: the paper's ``--alpha/--theta/--lam`` or ``--paper-eps [--sensitivity]``
+    (now :func:`add_noise_options`, which adds every family's flags beside them)."""
+    add_noise_options(parser, renamed_delta=renamed_delta)
+
+
+def resolve_parameters(args, digits: int, *, sensitivity_for_explicit: bool = False):
+    """The API of version 0.2.0: the paper's parameters of ``args`` (``alpha, theta, lam``, ``report``);
+    :func:`resolve_noise` gives the noise object of any family."""
+    from ._noise import _resolve_parameters
+
+    return _resolve_parameters(args, digits, sensitivity_for_explicit)
+
+
+__all__ = ["main", "build_parser", "format_value", "add_noise_options", "resolve_noise",
+           "add_parameter_options", "resolve_parameters"]

@@ -225,3 +225,183 @@ def need_flint(option: str) -> None:
         import flint  # noqa: F401
     except ImportError:
         raise UsageError(f"{option} needs python-flint: pip install 'arete-proofs[certified]'") from None
+
+
+# --------------------------------------------------------------------------
+# Caps, output paths, progress (issue 25: every command answers or refuses within seconds)
+# --------------------------------------------------------------------------
+
+#: Largest |t| of a point (``arete density``): beyond it the working precision would grow with
+#: the exponent of ``t`` (``1e9999999999`` asked for 10^10 digits); see
+#: :data:`arete_proofs._validation.MAX_EXPONENT_DIGITS`.
+MAX_POINT_EXPONENT = 3000
+#: Largest number of random draws one command makes (``sample``: size x parties; ``simulate``:
+#: rounds x parties for each of its two distributed sums): about 10 s on one core.
+MAX_DRAWS = 50_000_000
+#: Largest number of entries of a composed privacy-loss PMF (``account --compose``: estimated from
+#: dp_accounting's own truncation bounds before the FFT allocates it; 16 bytes each).
+MAX_PLD_ENTRIES = 20_000_000
+
+
+def check_points(points, option: str = "T") -> None:
+    """Refuse a point ``|t| >= 10**MAX_POINT_EXPONENT`` (finite) with a one-line :class:`UsageError`.
+
+    Only the decimal exponent is looked at (no number of that size is formed); ``inf``, ``-inf``
+    and text that is not a number are left to the library's checks.
+
+    >>> check_points(["0", "-1e300", "inf", "abc"])
+    >>> check_points(["1e9999999999"])
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: point T = '1e9999999999' is too large: |t| must be below 1e3000 (the working precision grows with the exponent of t)
+    """
+    for text in points:
+        check_number_text(text, f"point {option}", exponent_cap=False)
+        try:
+            value = Decimal(str(text).strip())
+        except ArithmeticError:
+            continue
+        if not value.is_finite() or value == 0:
+            continue
+        if value.adjusted() >= MAX_POINT_EXPONENT:
+            raise UsageError(f"point {option} = {text!r} is too large: |t| must be below 1e{MAX_POINT_EXPONENT} "
+                             "(the working precision grows with the exponent of t)")
+
+
+#: Largest decimal exponent of a parameter given on the command line (``--paper-eps 1e9999999999`` made
+#: ``exp(-eps/4)`` run without end; at 1e9999 a density at 29 digits still ran after 30 s, at 1e1000 it takes 0.5 s).
+MAX_NUMBER_EXPONENT = 1000
+
+
+def check_number_text(text, option: str, *, exponent_cap: bool = True) -> None:
+    """Refuse a number text that mpmath's parser cannot even read without an exception other than
+    ``ValueError`` (``"1/0"``: mpmath parses fractions and raises ``ZeroDivisionError``).
+
+    >>> check_number_text("1/0", "--alpha")
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: --alpha must be a number, got '1/0' (a zero denominator)
+    """
+    if text is None:
+        return
+    try:
+        with mp.workdps(15):
+            mp.mpf(str(text).strip())
+    except ZeroDivisionError:
+        raise UsageError(f"{option} must be a number, got {text!r} (a zero denominator)") from None
+    except (ValueError, TypeError):
+        pass  # left to the library's one-line ValueError naming the parameter
+    try:
+        value = Decimal(str(text).strip())
+    except ArithmeticError:
+        return
+    if exponent_cap and value.is_finite() and value != 0 and abs(value.adjusted()) > MAX_NUMBER_EXPONENT:
+        raise UsageError(f"{option} = {text!r} is out of range: a parameter's decimal exponent must be within "
+                         f"+-{MAX_NUMBER_EXPONENT} (exp(-{text}) would take unbounded precision)")
+
+
+def check_draws(count: int, what: str) -> None:
+    """Refuse more than :data:`MAX_DRAWS` random draws, naming the options that ask for them."""
+    if count > MAX_DRAWS:
+        raise UsageError(f"{what} asks for {count:.3g} random draws; at most {MAX_DRAWS:.0e} "
+                         "(about 10 s; split the run or use the library directly)")
+
+
+def check_writable(path: str, option: str) -> None:
+    """Check, BEFORE any work, that ``path`` can be written (``option`` names the flag); one-line :class:`UsageError`.
+
+    An existing file is opened for update without truncating it; for a new file a temporary file
+    is created (and removed) in its directory.  Nothing is left behind.
+
+    >>> check_writable("/nonexistent-dir/x.json", "--out")
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: --out: cannot write '/nonexistent-dir/x.json': directory '/nonexistent-dir' does not exist
+    """
+    import os
+    import tempfile
+
+    if path is None:
+        return
+    if path == "":
+        raise UsageError(f"{option}: the file name is empty")
+    if os.path.isdir(path):
+        raise UsageError(f"{option}: cannot write {path!r}: it is a directory")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UsageError(f"{option}: cannot write {path!r}: directory {parent!r} does not exist")
+    try:
+        if os.path.exists(path):
+            with open(path, "r+b"):
+                pass
+        else:
+            fd, tmp = tempfile.mkstemp(dir=parent, prefix=".arete-write-check-")
+            os.close(fd)
+            os.unlink(tmp)
+    except OSError as exc:
+        raise UsageError(f"{option}: cannot write {path!r}: {exc.strerror or exc}") from None
+
+
+class progress:
+    """Context manager: a line on stderr every ``every`` seconds while the body runs (none with ``quiet``).
+
+    ``arete: account: still working (20 s) ...``; nothing is printed for a body that ends sooner, so
+    a fast command stays silent.  A daemon thread, stopped on exit.  ``first``: a line printed at
+    once; ``beat=False``: that line only.  :func:`arete_proofs.cli.parser.main` runs every command
+    without its own progress inside one of these.
+    """
+
+    def __init__(self, what: str, *, quiet: bool = False, every: float = 10.0, first: str | None = None,
+                 beat: bool = True):
+        self.what, self.quiet, self.every, self.first, self.beat = what, quiet, every, first, beat
+
+    def __enter__(self):
+        import sys
+        import threading
+        import time
+
+        self._stop = threading.Event()
+        self._t0 = time.monotonic()
+        if self.quiet:
+            return self
+        if self.first:
+            print(f"{PROG}: {self.what}: {self.first}", file=sys.stderr, flush=True)
+        if not self.beat:
+            return self
+
+        def beat():
+            while not self._stop.wait(self.every):
+                print(f"{PROG}: {self.what}: still working ({time.monotonic() - self._t0:.0f} s) ...",
+                      file=sys.stderr, flush=True)
+
+        self._thread = threading.Thread(target=beat, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        return False
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--quiet`` (no progress lines on stderr)."""
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def positive_option(text, option: str):
+    """``text`` (a decimal string) as a positive finite ``mpf`` (30 digits), else a one-line :class:`UsageError`.
+
+    >>> positive_option("nan", "--epsilon")
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: --epsilon must be a positive finite number, got 'nan'
+    """
+    check_number_text(text, option)
+    try:
+        with mp.workdps(30):
+            value = mp.mpf(str(text).strip())
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise UsageError(f"{option} must be a positive finite number, got {text!r}") from None
+    if mp.isnan(value) or mp.isinf(value) or value <= 0:
+        raise UsageError(f"{option} must be a positive finite number, got {text!r}")
+    return value

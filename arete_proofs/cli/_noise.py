@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from mpmath import mp
 
-from ._common import UsageError, add_renamed_delta, format_value
+from ._common import UsageError, add_renamed_delta, check_number_text, format_value
 
 __all__ = ["NoiseChoice", "add_noise_options", "add_noise_name_option", "resolve_noise", "flag_dest",
            "tight_epsilon_of"]
@@ -130,6 +130,8 @@ def resolve_noise(args: argparse.Namespace, digits: int, *, sensitivity_for_expl
     """
     from ..noise import FAMILIES, family
 
+    for flag in [*_flags(), "--paper-eps", "--sensitivity"]:
+        check_number_text(_given(args, flag), flag)
     name = getattr(args, "noise", None)
     if name is not None and name not in FAMILIES:
         raise UsageError(f"--noise: unknown noise {name!r}; the families are {', '.join(FAMILIES)} "
@@ -221,7 +223,7 @@ def _sigma_of(args: argparse.Namespace, digits: int):
     try:
         with mp.workdps(digits + 10):
             value = mp.mpf(text.strip())
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ZeroDivisionError):
         raise UsageError(f"--sigma must be a number >= 0, got {text!r}") from None
     if mp.isnan(value) or mp.isinf(value) or value < 0:
         raise UsageError(f"--sigma must be finite and >= 0, got {text!r}")
@@ -232,7 +234,7 @@ def _is_zero(text) -> bool:
     """Whether a parameter (a decimal string or a number) is exactly 0; False if it does not parse."""
     try:
         return mp.mpf(text.strip() if isinstance(text, str) else text) == 0
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ZeroDivisionError):
         return False
 
 

@@ -14,7 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import UsageError, command, format_bound, format_value
+from ._common import (
+    MAX_PLD_ENTRIES,
+    UsageError,
+    add_quiet_option,
+    check_number_text,
+    command,
+    format_bound,
+    format_value,
+)
 from ._noise import add_noise_options, resolve_noise
 
 
@@ -29,6 +37,60 @@ def _account_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--digits", metavar="N", type=int, default=12,
                         help="significant digits of the exact value (K = 1), 1..40 (default 12)")
     parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
+    add_quiet_option(parser)
+
+
+#: Largest ``--compose`` (the composed PLD's size is estimated too, before it is allocated).
+MAX_COMPOSE = 1_000_000
+
+#: Smallest ``--delta`` solved exactly for one release: below it the solve takes minutes (1e-300: 100 s)
+#: and epsilon(delta) is within a hair of the tight epsilon ('arete epsilon'), an upper bound for every delta.
+MIN_DELTA = "1e-30"
+
+
+def _check_delta_text(text):
+    """``--delta`` parsed (30 digits) and checked: in (0, 1), not NaN; a one-line :class:`UsageError`."""
+    from mpmath import mp
+
+    try:
+        with mp.workdps(30):
+            d = mp.mpf(text.strip())
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise UsageError(f"--delta must be a number in (0, 1), got {text!r}") from None
+    if mp.isnan(d) or not 0 < d < 1:
+        raise UsageError(f"--delta must be in (0, 1), got {text!r}")
+    return d
+
+
+def _composed_size(p, k):
+    """Entries of the ``k``-fold composition of the PLD ``p`` before dp_accounting allocates them.
+
+    dp_accounting's own truncation bounds (``common.compute_self_convolve_bounds``, which
+    ``self_compose`` calls) on the REMOVE pmf; ``None`` when its internals are not as expected.
+    """
+    try:
+        from dp_accounting.pld import common
+
+        pmf = p._pmf_remove
+        probs = getattr(pmf, "_probs", None)
+        if probs is None:  # a sparse pmf: its support's range
+            keys = list(pmf._loss_probs)
+            return (max(keys) - min(keys)) * k + 1 if keys else 1
+        lo, hi = common.compute_self_convolve_bounds(probs, k, 1e-15)
+        return hi - lo + 1
+    except Exception:  # noqa: BLE001 - an estimate only
+        return None
+
+
+def _clamped(value, doc):
+    """A probability bound clamped to [0, 1]: ``(value, note)``; the note is said in the output."""
+    if value > 1:
+        doc["clamped"] = f"the PLD bound {value!r} exceeds 1; a probability is at most 1"
+        return 1.0, f"; clamped to 1 from {value!r}: a probability is at most 1"
+    if value < 0:
+        doc["clamped"] = f"the PLD value {value:.3g} is below 0 (rounding); a probability is at least 0"
+        return 0.0, f"; clamped from {value:.3g}: a probability is at least 0"
+    return value, ""
 
 
 @command(
@@ -52,6 +114,10 @@ with the certified tight epsilon of that noise.  Examples:
     arete account --noise laplace --lam 0.5 --epsilon 1
 
 --noise NAME accounts another symmetric unimodal family ('arete noises' says which support it).
+Limits (refused in one line, exit 2): --delta below 1e-30 for one release (minutes; the tight
+epsilon bounds every delta), --compose above 1e6 or a composed PLD above 2e7 entries (estimated
+before it is allocated).  A PLD delta above 1 is printed as 1, with the clamp said.  Progress
+lines on stderr after 10 s (--quiet: none).
 """,
     options=(lambda p: add_noise_options(p, renamed_delta=False), _account_arguments),
 )
@@ -61,12 +127,49 @@ def account_command(args: argparse.Namespace) -> int:
 
     if args.compose < 1:
         raise UsageError(f"--compose must be an integer >= 1, got {args.compose}")
+    check_number_text(args.epsilon, "--epsilon")
+    if args.compose > 1:
+        try:
+            import dp_accounting  # noqa: F401
+        except ImportError:
+            raise UsageError("--compose K > 1 needs dp_accounting: pip install 'arete-proofs[accounting]' "
+                             "(K = 1 is exact without it)") from None
+        h = args.discretization
+        if not (h > 0 and h < float("inf")):
+            raise UsageError(f"--discretization must be positive and finite, got {h}")
+        if args.delta is not None:
+            _check_delta_text(args.delta)
+        if args.compose > MAX_COMPOSE:
+            raise UsageError(f"--compose must be at most {MAX_COMPOSE:.0e}, got {args.compose} (the composed "
+                             "privacy-loss distribution grows with K)")
+    elif args.delta is not None:
+        from mpmath import mp
+
+        if _check_delta_text(args.delta) < mp.mpf(MIN_DELTA):
+            raise UsageError(f"--delta {args.delta} is below {MIN_DELTA}, the smallest delta solved exactly "
+                             "(it would take minutes); epsilon(delta) is then at most the tight epsilon, "
+                             "which 'arete epsilon' prints (an upper bound for every delta)")
     choice = resolve_noise(args, args.digits + 10, sensitivity_for_explicit=True)
     noise = choice.noise
     if "account" not in noise.supports:
         raise UsageError(f"noise {noise.name!r} does not support accounting (see 'arete noises')")
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"
     doc = {**choice.report, "sensitivity": sensitivity, "compose": args.compose}
+    if choice.sigma != 0 and not args.quiet:   # the Gaussian part's tight epsilon alone takes about a minute
+        import sys
+
+        print("arete: account: a Gaussian part: its certified tight epsilon and the hockey stick take about a "
+              "minute (--quiet: no progress lines)", file=sys.stderr, flush=True)
+    lines = _account(args, noise, sensitivity, doc, accounting)
+    if args.json:
+        print(json.dumps(doc, indent=2))
+    else:
+        print("\n".join(lines))
+    return 0
+
+
+def _account(args, noise, sensitivity, doc, accounting):
+    """The computation of ``arete account``: fills ``doc``, returns the text lines."""
     if args.compose == 1:
         if args.epsilon is not None:
             value = accounting.hockey_stick(noise, sensitivity, args.epsilon, digits=args.digits)
@@ -80,29 +183,34 @@ def account_command(args: argparse.Namespace) -> int:
         from ..privacy import composition, pld
 
         h = args.discretization
-        if not h > 0:
-            raise UsageError(f"--discretization must be positive, got {h}")
         if args.epsilon is not None:
             e = accounting._check_eps(args.epsilon, 15)
         else:
             d = float(args.delta)
             if not 0 < d < 1:
                 raise ValueError(f"delta must be in (0, 1), got {args.delta}")
-        composed = pld.compose(pld.noise_pld(noise, sensitivity, value_discretization_interval=h), args.compose)
+        one = pld.noise_pld(noise, sensitivity, value_discretization_interval=h)
+        size = _composed_size(one, args.compose)
+        if size is not None and size > MAX_PLD_ENTRIES:
+            raise UsageError(f"--compose {args.compose}: the composed privacy-loss distribution would have "
+                             f"{size:.3g} entries (at most {MAX_PLD_ENTRIES:.0e}, {16 * MAX_PLD_ENTRIES / 1e9:.2g} GB); "
+                             "use fewer compositions or a coarser --discretization")
+        composed = pld.compose(one, args.compose)
         if args.epsilon is not None:
-            value = composed.get_delta_for_epsilon(float(e))
+            value, note = _clamped(float(composed.get_delta_for_epsilon(float(e))), doc)
             doc.update(epsilon=args.epsilon, delta=format_bound(value, 6, upward=True))
             lines = [f"delta <= {doc['delta']}  (upper bound: pessimistic PLD, discretization {h:g}, "
-                     f"{args.compose}-fold composition)"]
+                     f"{args.compose}-fold composition{note})"]
         else:
             # not composed.get_epsilon_for_delta: it underflows above eps ~ 745 (see pld_epsilon)
-            value = composition.pld_epsilon(composed, d)
+            try:
+                value = composition.pld_epsilon(composed, d)
+            except ArithmeticError:
+                raise UsageError(f"--delta {args.delta}: the composed PLD's delta stays above it up to eps = 1e12 "
+                                 "(below its resolution: the mass the PLD puts at its top loss); "
+                                 "give a larger --delta") from None
             doc.update(epsilon=format_bound(value, 6, upward=True), delta=args.delta)
             lines = [f"epsilon <= {doc['epsilon']}  (upper bound: pessimistic PLD, discretization {h:g}, "
                      f"{args.compose}-fold composition)"]
         doc.update(method="pld", discretization=h)
-    if args.json:
-        print(json.dumps(doc, indent=2))
-    else:
-        print("\n".join(lines))
-    return 0
+    return lines

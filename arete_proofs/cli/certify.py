@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import UsageError, command, format_bound, format_value, need_flint
+from ._common import UsageError, command, format_bound, format_value, need_flint, positive_option
 from ._noise import add_noise_options, resolve_noise
 
 #: Digits of the engine's tight epsilon ``certify_epsilon`` reports as ``numeric``
@@ -81,6 +81,15 @@ their 30-digit values taken as exact rationals (not balls around e^(-EPS/4)).
 )
 def certify_command(args: argparse.Namespace) -> int:
     """``arete certify``: certified upper bound on the tight epsilon."""
+    import math
+
+    if not (math.isfinite(args.max_seconds) and args.max_seconds > 0):
+        raise UsageError(f"--max-seconds must be a positive finite number, got {args.max_seconds}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    positive_option(args.tol, "--tol")
+    if args.target is not None:
+        positive_option(args.target, "--target")
     choice = resolve_noise(args, 30, sensitivity_for_explicit=True)   # bad input first, then the extra
     noise = choice.noise
     if "certify" not in noise.supports:

@@ -18,6 +18,8 @@ from ._common import (
     UsageError,
     add_digits_option,
     add_output_options,
+    add_quiet_option,
+    check_points,
     command,
     format_bound,
     format_value,
@@ -62,11 +64,12 @@ Prints one line per point: the point as given, then the value.  Examples:
 --lam 0 is allowed then); not with --certified yet.  --noise NAME evaluates another
 family ('arete noises' lists them and their flags).
 """,
-    options=(add_noise_options, add_digits_option, add_output_options, _density_arguments),
+    options=(add_noise_options, add_digits_option, add_output_options, add_quiet_option, _density_arguments),
 )
 def density(args: argparse.Namespace) -> int:
     """``arete density``: print the density (or the CDF) at each point."""
     digits = args.digits
+    check_points(args.points)
     choice = resolve_noise(args, digits)
     noise = choice.noise
     if args.certified:

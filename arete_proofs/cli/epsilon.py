@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import command, format_bound, format_value
+from ._common import add_quiet_option, command, format_bound, format_value
 from ._noise import add_noise_options, tight_epsilon_of
 
 
@@ -25,6 +25,7 @@ def _epsilon_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--digits", metavar="D", type=int, default=12,
                         help="significant digits of epsilon, 1..40 (default 12); every printed digit is certified")
     parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
+    add_quiet_option(parser)
 
 
 @command(

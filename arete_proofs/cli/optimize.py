@@ -18,7 +18,15 @@ import json
 
 import mpmath
 
-from ._common import UsageError, add_sensitivity_option, command, format_bound, format_value
+from ._common import (
+    UsageError,
+    add_quiet_option,
+    add_sensitivity_option,
+    check_number_text,
+    command,
+    format_bound,
+    format_value,
+)
 from ._noise import add_noise_name_option
 
 
@@ -43,6 +51,7 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
     parser.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs",
                         help="minimise E|Z| (default) or Var Z")
     parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
+    add_quiet_option(parser)
 
 
 def _family_argument(parser: argparse.ArgumentParser) -> None:
@@ -112,6 +121,8 @@ def optimize_command(args: argparse.Namespace) -> int:
     from ..privacy import errors, optimizer
 
     target = args.epsilon if args.epsilon is not None else args.paper_eps
+    check_number_text(target, "--epsilon" if args.epsilon is not None else "--paper-eps")
+    check_number_text(args.sensitivity, "--sensitivity")
     fam, head, problem = _problem_of(args, target)
     o = optimizer.optimize(problem, args.sensitivity)
     lines = {k: repr(v) for k, v in o.params.items()}
@@ -134,22 +145,44 @@ def optimize_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fmt(x, digits=6, *, strip=False) -> str:
+    """Every number of the ``compare`` table in one format: ``digits`` significant digits, mpmath's
+    exponent style (``3.74808e-5``, never ``e-05``), whether ``x`` is a float, a decimal string or an
+    ``mpf``; ``strip``: drop trailing zeros (the eps column).
+
+    >>> _fmt(3.748082313446601e-05), _fmt("0.000149594656233"), _fmt(0.05), _fmt(mpmath.mpf(20), strip=True)
+    ('3.74808e-5', '0.000149595', '0.0500000', '20.0')
+    """
+    with mpmath.workdps(30):
+        x = mpmath.mpf(x) if isinstance(x, (str, float, int)) else x
+        return mpmath.nstr(x, digits, strip_zeros=strip)
+
+
 def _parameter_text(name, v):
-    if isinstance(v, float):  # the optimizer's parameters
-        return f"{name}={v:.6g}"
     if isinstance(v, (str, bool)):
         return f"{name}={v}"
-    return f"{name}={mpmath.nstr(v, 6)}"
+    return f"{name}={_fmt(v)}"
+
+
+def _left_out_notes(rows, sensitivity) -> list[str]:
+    """One line for each eps whose arete-paper row is left out (Lemma 3 does not apply there)."""
+    missing = [_fmt(r.eps, strip=True) for r in rows if r.paper is None]
+    if not missing:
+        return []
+    return [f"note: no arete-paper row at eps = {', '.join(missing)}: Lemma 3 proves its parameters eps-DP only "
+            f"for eps >= 20 + 4 ln S and S >= 2/e (S = {sensitivity}); below that they are private but far from "
+            "tight ('arete epsilon --paper-eps E' prints their tight epsilon)"]
 
 
 @command(
     "compare",
     help="error table: Arete-optimized, Laplace, Staircase, the paper's parameters (and Figure 4's) at given epsilons",
     description="""\
-Prints, for each target epsilon, the exact E|X| and Var X of: Arete with optimized
+Prints, for each target epsilon, the exact E|Z| and Var Z of the noise Z of: Arete with optimized
 parameters (tight epsilon <= E, minimising --objective), Laplace (lam = S/E),
 Staircase (gamma optimal for E|X| and, separately, for Var X) and Arete with the
-paper's parameters where Lemma 3 applies (E >= 20 + 4 ln S, S >= 2/e).
+paper's parameters where Lemma 3 applies (E >= 20 + 4 ln S, S >= 2/e; a note
+under the table names the eps left out).  Numbers have 6 significant digits.
 With --figure-4 (S = 1), after them one row group per parameter set of the
 paper's Figure 4 (found empirically for eps = 6, 7, 8) at the set's exact tight
 epsilon eps* (slightly below 6, 7, 8): the set itself (arete-figure-4: its E|Z|,
@@ -176,6 +209,9 @@ def compare_command(args: argparse.Namespace) -> int:
     from ..privacy import errors
 
     eps_values = args.epsilon if args.epsilon is not None else args.paper_eps
+    for e in eps_values or []:
+        check_number_text(e, "--epsilon" if args.epsilon is not None else "--paper-eps")
+    check_number_text(args.sensitivity, "--sensitivity")
     if eps_values is None and not args.figure_4:
         raise UsageError("one of the arguments --epsilon --paper-eps --figure-4 is required")
     rows = errors.comparison_table(eps_values or [], args.sensitivity, objective=args.objective,
@@ -211,25 +247,28 @@ def compare_command(args: argparse.Namespace) -> int:
             doc["gauss"] = gauss
         if extra:
             doc["noises"] = {n: rows for n, rows in extra.items()}
+        doc["notes"] = _left_out_notes(rows, args.sensitivity)
         print(json.dumps(doc, indent=2))
         return 0
-    table = [("eps", "noise", "E|X|", "Var X", "parameters")]
+    table = [("eps", "noise", "E|Z|", "Var Z", "parameters")]
     for r in rows:
-        e = mpmath.nstr(r.eps, 6)
+        e = _fmt(r.eps, strip=True)
         for entry in r.entries():
             label = entry.noise + (f" ({args.objective})" if entry.noise == "arete-optimized" else "")
             params = [_parameter_text(k, v) for k, v in entry.parameters.items()]
             if entry.epsilon is not None:
                 params.append(f"eps*={_num(entry.epsilon, 8)}")
-            table.append((e, label, _num(entry.mean_abs, 6), _num(entry.variance, 6), " ".join(params)))
+            table.append((e, label, _fmt(entry.mean_abs), _fmt(entry.variance), " ".join(params)))
     for g in gauss + [r for rows in extra.values() for r in rows]:
-        params = " ".join(f"{k}={float(v):.6g}" for k, v in g.items()
+        params = " ".join(f"{k}={_fmt(v)}" for k, v in g.items()
                           if k not in ("eps", "noise", "mean_abs", "variance", "epsilon_upper"))
-        table.append((mpmath.nstr(mpmath.mpf(g["eps"]), 6), f"{g['noise']} ({args.objective})",
-                      _num(mpmath.mpf(g["mean_abs"]), 6), _num(mpmath.mpf(g["variance"]), 6),
+        table.append((_fmt(g["eps"], strip=True), f"{g['noise']} ({args.objective})",
+                      _fmt(g["mean_abs"]), _fmt(g["variance"]),
                       f"{params} eps*<={g['epsilon_upper'][:12]}"))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:
         print("  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w) for i, (c, w) in enumerate(zip(row[:4], widths)))
               + "  " + row[4])
+    for line in _left_out_notes(rows, args.sensitivity):
+        print(line)
     return 0

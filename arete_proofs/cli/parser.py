@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from collections.abc import Sequence
 
 from .._validation import PrecisionError
 from .._version import __version__
 from . import account, certify, density, epsilon, noises, optimize, region, simulate, verify
-from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser
+from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser, progress
+
+#: Commands that print their own progress lines (the others get :func:`main`'s heartbeat).
+OWN_PROGRESS = ("verify", "certify", "certify-region")
+#: Seconds between two heartbeat lines ``arete: COMMAND: still working (N s) ...`` on stderr.
+HEARTBEAT = 10.0
 
 #: The subcommand modules, in the order ``arete --help`` lists their commands.
 SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, optimize, simulate, account, noises)
@@ -53,18 +59,65 @@ def _error(message: str) -> int:
     return EXIT_USAGE
 
 
+#: Exit status of an internal error (a bug, not a bad input): one short line, the traceback with
+#: ``ARETE_DEBUG=1`` in the environment.
+EXIT_INTERNAL = 1
+
+
+def _debug() -> bool:
+    import os
+
+    return os.environ.get("ARETE_DEBUG", "") not in ("", "0")
+
+
+def _describe(exc: BaseException) -> str:
+    """``exc`` as one line: its message, or its type when the message is empty."""
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit status.
+
+    0: success; 2: bad input, one line ``arete: error: ...`` on stderr (usage errors, the library's
+    ``ValueError``/``PrecisionError``, an input too large for memory or float range, a missing extra);
+    1: an internal error, one line naming it (``ARETE_DEBUG=1`` prints the traceback); a command may
+    also return 1 for a negative answer (``certify --target`` not met).
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     # the subcommand is the first argument (the top-level parser has only --help/--version)
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else "")
     try:
         args = parser.parse_args(argv)
-        return args.run(args)
+        # a heartbeat on stderr for a command running over 10 s (none for those with their own progress)
+        with progress(args.command, every=HEARTBEAT,
+                      quiet=getattr(args, "quiet", False) or args.command in OWN_PROGRESS):
+            return args.run(args)
     except SystemExit as exc:  # --help / --version
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except (ValueError, PrecisionError) as exc:
-        return _error(exc)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except (ValueError, PrecisionError) as exc:
+        if _debug():
+            traceback.print_exc()
+        return _error(exc)
+    except MemoryError as exc:
+        if _debug():
+            traceback.print_exc()
+        return _error(f"out of memory ({_describe(exc)}): the input asks for too much; use smaller sizes")
+    except OverflowError as exc:
+        if _debug():
+            traceback.print_exc()
+        return _error(f"a number is out of range ({_describe(exc)}): use smaller or larger parameters")
+    except ImportError as exc:  # an optional extra that is not installed
+        if _debug():
+            traceback.print_exc()
+        return _error(_describe(exc))
+    except Exception as exc:  # noqa: BLE001 - the last resort: never a traceback without ARETE_DEBUG
+        if _debug():
+            traceback.print_exc()
+        message = " ".join(f"{type(exc).__name__}: {_describe(exc)}".split())[:300]
+        print(f"{PROG}: internal error: {message} (a bug; run with ARETE_DEBUG=1 for the traceback and "
+              "please report it)", file=sys.stderr)
+        return EXIT_INTERNAL

@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from ._common import UsageError, command, need_flint
+from ._common import UsageError, check_writable, command, need_flint
 
 
 def _region_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,6 +29,94 @@ def _region_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run the cells on the Dask scheduler at ADDRESS (extra 'dask')")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+#: Largest cell count and largest |endpoint| of a certificate read by ``--check`` (a real map has
+#: a few thousand cells with eps, Delta far below this).
+MAX_CELLS = 1_000_000
+MAX_ENDPOINT = 10 ** 12
+
+
+def _interval(value, where):
+    """An interval ``[a, b]`` of a certificate: two rational strings, 0 < a <= b <= MAX_ENDPOINT."""
+    from fractions import Fraction
+
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"{where} must be a list of two numbers, got {value!r:.60}")
+    out = []
+    for x in value:
+        if not isinstance(x, (str, int)) or isinstance(x, bool):
+            raise ValueError(f"{where} has {x!r:.40}, not a rational number as a string")
+        try:
+            q = Fraction(x)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            raise ValueError(f"{where} has {x!r:.40}, not a rational number") from None
+        if not 0 < q <= MAX_ENDPOINT:
+            raise ValueError(f"{where} has {x!r:.40}, outside (0, {MAX_ENDPOINT:.0e}]")
+        out.append(q)
+    if out[0] > out[1]:
+        raise ValueError(f"{where} is {value!r:.60}: its lower end exceeds its upper end")
+    return out
+
+
+def validate_certificate(doc) -> dict:
+    """Check the structure of a region certificate (as loaded from JSON) before any proof is re-run.
+
+    Raises :class:`ValueError` (one line: where and what) for anything :func:`check_certificate
+    <arete_proofs.certified.region_map.check_certificate>` cannot read: not an object, another
+    format, a box or a cell without its intervals, an endpoint that is not a positive rational
+    (``"1/0"``, ``"1e400"``), a status that is not one of the three, a proof or witness that is not an
+    object.  Returns ``doc``.
+
+    >>> validate_certificate([1, 2])
+    Traceback (most recent call last):
+      ...
+    ValueError: the top level is a list, not an object
+    """
+    from ..certified.region_map import FORMAT
+
+    if not isinstance(doc, dict):
+        raise ValueError(f"the top level is {'a list' if isinstance(doc, list) else type(doc).__name__}, not an object")
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"not a region certificate (format {doc.get('format')!r:.40}, expected {FORMAT!r})")
+    box = doc.get("box")
+    if not isinstance(box, dict):
+        raise ValueError("'box' is missing or not an object")
+    for key in ("eps", "sensitivity"):
+        _interval(box.get(key), f"box.{key}")
+    cells = doc.get("cells")
+    if not isinstance(cells, list) or not cells:
+        raise ValueError("'cells' is missing, empty or not a list")
+    if len(cells) > MAX_CELLS:
+        raise ValueError(f"{len(cells)} cells: at most {MAX_CELLS}")
+    for i, c in enumerate(cells):
+        if not isinstance(c, dict):
+            raise ValueError(f"cell {i} is not an object")
+        for key in ("eps", "sensitivity"):
+            _interval(c.get(key), f"cell {i}: {key}")
+        status = c.get("status")
+        if status not in ("private", "not private", "undecided"):
+            raise ValueError(f"cell {i}: status {status!r:.40} is not 'private', 'not private' or 'undecided'")
+        if status == "private" and not isinstance(c.get("proof"), dict):
+            raise ValueError(f"cell {i}: a private cell needs its proof (an object), got {c.get('proof')!r:.40}")
+        if status == "not private":
+            w = c.get("witness")
+            if not isinstance(w, dict) or isinstance(w.get("t"), bool) or not isinstance(w.get("t"), (int, float, str)):
+                raise ValueError(f"cell {i}: a not-private cell needs its witness point (an object with t)")
+    return doc
+
+
+def _load_certificate(path) -> dict:
+    """Read and validate ``--check``'s file: a one-line :class:`UsageError` for any defect."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh, parse_constant=lambda c: c)   # NaN/Infinity stay strings: refused below
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise UsageError(f"--check: cannot read {path}: {exc}") from None
+    try:
+        return validate_certificate(doc)
+    except ValueError as exc:
+        raise UsageError(f"--check {path}: {exc}") from None
 
 
 def _print_summary(summary, seconds, extra=""):
@@ -71,9 +159,10 @@ def certify_region_command(args: argparse.Namespace) -> int:
     if args.check:
         if args.eps or args.sensitivity or args.out:
             raise UsageError("--check takes only a certificate file (and --workers, --dask, --json)")
+        doc = _load_certificate(args.check)
         try:
-            rep = check_certificate(args.check, workers=args.workers, dask=args.dask, progress=not args.quiet)
-        except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
+            rep = check_certificate(doc, workers=args.workers, dask=args.dask, progress=not args.quiet)
+        except (KeyError, TypeError, ArithmeticError) as exc:
             raise UsageError(f"--check: cannot read {args.check}: {exc}") from None
         if args.json:
             print(json.dumps({"ok": rep.ok, "cells": rep.cells, "failed": rep.failed, "tiling": rep.tiling,
@@ -89,6 +178,7 @@ def certify_region_command(args: argparse.Namespace) -> int:
         return 0 if rep.ok else 1
     if not args.eps or not args.sensitivity:
         raise UsageError("the following arguments are required: --eps, --sensitivity (or --check)")
+    check_writable(args.out, "--out")
     doc = certify_region(args.eps, args.sensitivity, min_width=args.min_width, max_gap=args.max_gap,
                          workers=args.workers, dask=args.dask, progress=not args.quiet)
     if args.out:

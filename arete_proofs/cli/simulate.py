@@ -12,7 +12,18 @@ import json
 
 
 from .._validation import PrecisionError
-from ._common import DEFAULT_DIGITS, UsageError, add_sensitivity_option, command, format_value
+from ._common import (
+    DEFAULT_DIGITS,
+    UsageError,
+    add_quiet_option,
+    add_sensitivity_option,
+    check_draws,
+    check_writable,
+    command,
+    format_value,
+    positive_option,
+    progress,
+)
 from ._noise import add_noise_options, resolve_noise, tight_epsilon_of
 
 #: Default significant digits of the tight epsilon ``arete simulate`` prints (as
@@ -44,6 +55,11 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", metavar="S", type=int, default=None, help="seed of numpy's generator")
     add_sensitivity_option(parser, default="1", help="sensitivity Delta: values lie in [0, Delta] (default 1)")
     add_noise_options(parser, renamed_delta=False, paper=False, sensitivity=False)
+    parser.add_argument("--parameters", choices=("optimized", "paper"), default=None,
+                        help="without --alpha/--theta/--lam: 'optimized' (default) the optimiser's Arete parameters "
+                        "(tight epsilon <= E, least E|Z|; 10-30 s), 'paper' Lemma 3's (private at E but far from "
+                        "tight below eps = 20; the default with --sigma)")
+    add_quiet_option(parser)
     parser.add_argument("--digits", metavar="D", type=int, default=TIGHT_DIGITS,
                         help=f"significant digits of the tight epsilon, 1..40 (default {TIGHT_DIGITS}); "
                         "every printed digit is certified, the same as 'arete epsilon --digits D'")
@@ -68,7 +84,10 @@ same epsilon, and the tight epsilon of the designed Arete noise to --digits digi
 
 --sigma S > 0 (beyond the paper) adds N(0, S^2/M) to each share, so the designed noise is
 X1 - X2 + Y + N(0, S^2) (--lam 0 allowed then); --sigma 0 prints the same as no flag.
-Without --alpha/--theta/--lam the noise is Arete with Lemma 3's parameters for --epsilon.
+Without --alpha/--theta/--lam the noise is Arete with the optimiser's parameters for --epsilon
+(tight epsilon <= E, least E|Z|, as 'arete optimize'; about 10-30 s, progress on stderr), or with
+--parameters paper Lemma 3's (their tight epsilon is below E, far below for E < 20: Arete then
+looks worse than Laplace); the output says which.  --rounds must be at least 2.
 --noise NAME uses the shares of another infinitely divisible family (e.g. --noise laplace --lam L).
 """,
     options=(_simulate_arguments,),
@@ -83,20 +102,45 @@ def simulate_command(args: argparse.Namespace) -> int:
 
     if not 1 <= args.digits <= MAX_PRIVACY_DIGITS:
         raise UsageError(f"--digits must be between 1 and {MAX_PRIVACY_DIGITS}, got {args.digits}")
+    if args.rounds < 2:
+        raise UsageError(f"--rounds must be at least 2 (an empirical variance needs two rounds), got {args.rounds}")
+    # two distributed sums (the noise's shares and Laplace shares), parties x rounds draws each
+    check_draws(2 * args.parties * args.rounds, f"--parties {args.parties} x --rounds {args.rounds} (x 2 sums)")
+    positive_option(args.epsilon, "--epsilon")
+    positive_option(args.sensitivity, "--sensitivity")
     given = [x for x in (args.alpha, args.theta, args.lam) if x is not None]
-    paper = args.noise in (None, "arete", "arete_gauss") and not given
-    if (args.noise in (None, "arete", "arete_gauss")) and given and len(given) != 3:
-        raise UsageError("give all of --alpha, --theta, --lam or none (Lemma 3's parameters)")
-    # the noise exactly as 'arete epsilon' reads it (Lemma 3's parameters at --epsilon by default)
+    arete_noise = args.noise in (None, "arete", "arete_gauss")
+    default = arete_noise and not given
+    if arete_noise and given and len(given) != 3:
+        raise UsageError("give all of --alpha, --theta, --lam or none (default parameters: see --parameters)")
+    if args.parameters is not None and not default:
+        raise UsageError("--parameters chooses the default Arete parameters; it does not apply with "
+                         "--alpha/--theta/--lam or another --noise")
+    sigma = _sigma_positive(args)
+    choice = args.parameters or ("paper" if sigma else "optimized")
+    if sigma and choice == "optimized":
+        raise UsageError("--parameters optimized has no Gaussian part: with --sigma give --parameters paper "
+                         "or --alpha/--theta/--lam")
+    # the noise exactly as 'arete epsilon' reads it
     same_as_epsilon_command = argparse.Namespace(**vars(args))
-    same_as_epsilon_command.paper_eps = args.epsilon if paper else None
-    if paper:
-        from ..noise import FAMILIES
+    same_as_epsilon_command.paper_eps = args.epsilon if default and choice == "paper" else None
+    from ..noise import FAMILIES
 
-        fam = FAMILIES["arete_gauss" if _sigma_positive(args) else "arete"]
+    if default and choice == "paper":
+        fam = FAMILIES["arete_gauss" if sigma else "arete"]
         noise = FAMILIES["arete"].paper(args.epsilon, args.sensitivity, digits=40)
         if fam.name == "arete_gauss":
             noise = fam(**noise.params, sigma=args.sigma, source=noise.source)
+    elif default:  # the optimiser's parameters: tight epsilon <= --epsilon, least E|Z|
+        from ..privacy import optimizer
+
+        with progress("simulate", quiet=args.quiet, first="optimising Arete's parameters for --epsilon "
+                      f"{args.epsilon} (about 10-30 s; --parameters paper skips it)", beat=False):
+            o = optimizer.optimize(FAMILIES["arete"].search_problem(args.epsilon), args.sensitivity)
+        noise = FAMILIES["arete"](**o.params, source={"optimized_eps": args.epsilon,
+                                                      "sensitivity": args.sensitivity})
+        for k in ("alpha", "theta", "lam"):
+            setattr(same_as_epsilon_command, k, repr(o.params[k]))
     else:
         noise = resolve_noise(same_as_epsilon_command, 30, sensitivity_for_explicit=True).noise
     result = mechanisms.simulate(args.parties, args.min_parties, args.epsilon, args.rounds,
@@ -117,21 +161,43 @@ def simulate_command(args: argparse.Namespace) -> int:
     tight_text = p["tight_epsilon"] if p["tight_epsilon"] is not None else p["tight_epsilon_note"]
     values = "  ".join(f"{k} {v:.6g}" for k, v in p.items()
                        if k not in ("source", "noise", "lemma3_applies") and not k.startswith("tight"))
-    print(f"{p.get('noise', 'arete')} {values}  ({p['source']}; tight epsilon {tight_text})")
+    print(f"{p.get('noise', 'arete')} {values}  ({_source_text(p, args)}; tight epsilon {tight_text})")
     rows = [("noise", "exact E|err|", "empirical E|err|", "exact Var", "empirical Var")]
     for key, label in (("arete", "arete (distributed)"), ("noise", f"{p.get('noise')} (distributed)"),
                        ("laplace_distributed", "laplace (distributed)"),
                        ("laplace", "laplace (central)"), ("staircase", "staircase (central)")):
         r = result.get(key)
         if r:
-            exact_ma = "n/a" if r["exact_mean_abs"] is None else f"{r['exact_mean_abs']:.6g}"
-            rows.append((label, exact_ma,
-                         f"{r['empirical_mean_abs']:.6g} +- {r['empirical_mean_abs_se']:.2g}",
-                         f"{r['exact_var']:.6g}", f"{r['empirical_var']:.6g} +- {r['empirical_var_se']:.2g}"))
+            rows.append((label, _g(r["exact_mean_abs"]),
+                         f"{_g(r['empirical_mean_abs'])} +- {_g(r['empirical_mean_abs_se'], 2)}",
+                         _g(r["exact_var"]), f"{_g(r['empirical_var'])} +- {_g(r['empirical_var_se'], 2)}"))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     for r in rows:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
     return 0
+
+
+def _g(x, digits=6) -> str:
+    """``x`` with ``digits`` significant digits; ``n/a`` for a missing or NaN value (never ``nan``).
+
+    >>> _g(0.123456789), _g(None), _g(float("nan")), _g(3.14159, 2)
+    ('0.123457', 'n/a', 'n/a', '3.1')
+    """
+    if x is None or x != x:
+        return "n/a"
+    return f"{x:.{digits}g}"
+
+
+def _source_text(p, args) -> str:
+    """What the parameters are, for the text output: ``paper``, ``optimized`` or ``given``."""
+    if p["source"] == "optimized":
+        return (f"optimized: the optimiser's parameters, tight epsilon <= {args.epsilon}, least E|Z|; "
+                "--parameters paper for Lemma 3's")
+    if p["source"] == "paper":   # Lemma 3's parameters at eps (the text of version 0.2.0 where Lemma 3 applies)
+        if not p.get("lemma3_applies"):
+            return "paper: Lemma 3's parameters, outside its range eps >= 20 + 4 ln S: private, but far from tight"
+        return "paper"
+    return p["source"]
 
 
 def _sigma_positive(args) -> bool:
@@ -172,6 +238,9 @@ def sample_command(args: argparse.Namespace) -> int:
     """``arete sample``: write draws to a .npy file."""
     from ..mechanisms import sampling
 
+    check_writable(args.out, "--out")
+    check_draws(args.size * (args.parties or 1),
+                f"--size {args.size}" + (f" x --parties {args.parties}" if args.parties else ""))
     noise = resolve_noise(args, DEFAULT_DIGITS).noise
     # the samplers convert to float64 themselves and refuse a parameter that underflows
     if args.parties is None:

@@ -129,6 +129,7 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, noise, ti
     law = shares.sum_law(P)
     err = _protocol_errors(g, shares.draw, P, R, D)
     paper = "paper_eps" in noise.source
+    optimized = "optimized_eps" in noise.source
     row = {"k": law.k, "sum_distribution": law.description, "exact_mean_abs": law.mean_abs(),
            "exact_var": law.var(), "designed_mean_abs": float(noise.mean_abs(digits=20)),
            "designed_var": float(noise.var(digits=20))}
@@ -142,7 +143,7 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, noise, ti
             tight_eps, note = None, f"tight epsilon not certified: {exc}"
     else:
         tight_eps, note = None, "not computed (tight=False)"
-    params = {"source": "paper" if paper else "given"}
+    params = {"source": "paper" if paper else ("optimized" if optimized else "given")}
     if noise.name not in _ARETE_KEYS:
         params["noise"] = noise.name
     params.update(zip((p.name for p in noise.parameters), noise.float_params()))
