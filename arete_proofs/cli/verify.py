@@ -17,7 +17,7 @@ import time
 
 import mpmath
 
-from ._common import UsageError, command, format_bound
+from ._common import UsageError, check_writable, command, format_bound
 
 
 def _verify_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,19 +84,6 @@ tight: checks where lhs and rhs agree within the numerical error 10^(2-d) even a
   the working precision (the paper's bounds allow equality, e.g. the Laplace mechanism attains e^eps).
   They are not violations; their slack is within +-10^(2-d) of 0, so the min slack beside them may be
   a tiny negative number such as -8e-90."""
-
-
-def _check_writable(path) -> None:
-    """``--json FILE`` must be writable: refused before any work is done."""
-    import os
-
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise UsageError(f"--json {path}: is a directory")
-    if not os.path.isdir(folder):
-        raise UsageError(f"--json {path}: the directory {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"--json {path}: not writable")
 
 
 def _write_json(path, doc) -> None:
@@ -210,7 +197,7 @@ def verify_command(args: argparse.Namespace) -> int:
     if args.search_budget < 1:
         raise UsageError(f"--search-budget must be at least 1, got {args.search_budget}")
     if args.json:
-        _check_writable(args.json)   # before the work, which would be lost
+        check_writable(args.json, "--json")   # before the work, which would be lost
     if args.variant:
         return _variant_command(args)
     baseline = V.load_report(args.baseline) if args.baseline else None
