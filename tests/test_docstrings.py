@@ -84,6 +84,10 @@ MODULES = [
     "noise.dlap",
     "stats._gdl",
     "chain.hm25",
+    "chain.gdl_symbols",
+    "chain.hm25_records",
+    "chain.observations.hm25",
+    "mechanisms.modular",
 ]
 
 #: a reference to the paper or a formula

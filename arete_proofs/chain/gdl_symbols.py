@@ -45,7 +45,7 @@ import sympy as sp
 from mpmath import mp
 
 from . import symbols as _S
-from .symbols import Delta, _memo, _PaperFunction
+from .symbols import Delta, _memo, _PaperFunction, numeric, working_digits  # noqa: F401 (doctests)
 
 __all__ = ["beta", "beta_2", "a_GDL", "k", "f_GDL", "f_NB", "conv_GDL", "tight_eps_GDL", "max_loss_GDL",
            "loss_GDL", "delta_GDL", "L13", "COR14", "K_FAR", "NAMES"]
@@ -62,28 +62,56 @@ K_FAR = 10**6
 
 
 class f_GDL(_PaperFunction):
-    r"""The GDL pmf :math:`p(k)`, args ``(k, beta, a)`` (Harrison & Manurangsi 2025, Section 4)."""
+    r"""The GDL pmf :math:`p(k)`, args ``(k, beta, a)`` (Harrison & Manurangsi 2025, Section 4).
+
+    >>> from mpmath import mp
+    >>> g = numeric([a_GDL], f_GDL(2, 1, a_GDL) - sp.tanh(a_GDL / 2) * sp.exp(-2 * a_GDL))   # beta = 1: DLap
+    >>> with working_digits(30):
+    ...     abs(g(mp.mpf("0.7"))) < mp.mpf(10) ** -29
+    True
+    """
 
     nargs = 3
     _name = r"p_{\mathrm{GDL}}"
 
 
 class f_NB(_PaperFunction):
-    r"""The GDL pmf as the NB convolution (its definition), args ``(k, beta, a)``."""
+    r"""The GDL pmf as the NB convolution :math:`\sum_j P(N_1 = |k|+j) P(N_2 = j)` (its definition), args ``(k, beta, a)``.
+
+    >>> from mpmath import mp
+    >>> g = numeric([beta], f_NB(3, beta, 1) / f_GDL(3, beta, 1))       # the definition = the 2F1 closed form
+    >>> with working_digits(30):
+    ...     mp.almosteq(g(mp.mpf("0.3")), 1, 1e-28)
+    True
+    """
 
     nargs = 3
     _name = r"p_{\mathrm{NB}-\mathrm{NB}}"
 
 
 class conv_GDL(_PaperFunction):
-    r""":math:`(p_{\beta_1} * p_{\beta_2})(k)`, args ``(k, beta_1, beta_2, a)``."""
+    r""":math:`(p_{\beta_1} * p_{\beta_2})(k)`, args ``(k, beta_1, beta_2, a)``.
+
+    >>> from mpmath import mp
+    >>> g = numeric([k], conv_GDL(k, sp.Rational(1, 2), sp.Rational(1, 2), 1) / f_GDL(k, 1, 1))  # GDL(1/2)^{*2} = DLap
+    >>> with working_digits(25):
+    ...     mp.almosteq(g(mp.mpf(2)), 1, 1e-23)
+    True
+    """
 
     nargs = 4
     _name = r"(p_{\beta_1} * p_{\beta_2})"
 
 
 class tight_eps_GDL(_PaperFunction):
-    r"""Tight :math:`\varepsilon^*` of GDL at integer sensitivity, args ``(beta, a, Delta)``."""
+    r"""Tight :math:`\varepsilon^*` of GDL at integer sensitivity, args ``(beta, a, Delta)`` (Theorem 13).
+
+    >>> from mpmath import mp
+    >>> g = numeric([beta], tight_eps_GDL(beta, 1, 3))
+    >>> with working_digits(20):
+    ...     g(mp.mpf(2)) == 3, g(mp.mpf("0.5")) > 3          # beta >= 1: a Delta; beta < 1: above it
+    (True, True)
+    """
 
     nargs = 3
     _shown = 0
@@ -91,7 +119,14 @@ class tight_eps_GDL(_PaperFunction):
 
 
 class max_loss_GDL(_PaperFunction):
-    r""":math:`\max_{1\le|s|\le\Delta,\ |k|\le 3\Delta+10} L_s(k)`, args ``(beta, a, Delta)``."""
+    r""":math:`\max_{1\le|s|\le\Delta,\ |k|\le 3\Delta+10} L_s(k)`, args ``(beta, a, Delta)`` (Theorem 13, brute force).
+
+    >>> from mpmath import mp
+    >>> g = numeric([beta], max_loss_GDL(beta, 1, 2) - tight_eps_GDL(beta, 1, 2))
+    >>> with working_digits(20):
+    ...     abs(g(mp.mpf("0.4"))) < mp.mpf(10) ** -19, g(mp.mpf(3)) < 0   # attained for beta < 1; tail limit for beta > 1
+    (True, True)
+    """
 
     nargs = 3
     _shown = 0
@@ -99,7 +134,14 @@ class max_loss_GDL(_PaperFunction):
 
 
 class loss_GDL(_PaperFunction):
-    r""":math:`L_s(k) = \ln p(k) - \ln p(k+s)`, args ``(k, s, beta, a)``."""
+    r""":math:`L_s(k) = \ln p(k) - \ln p(k+s)`, args ``(k, s, beta, a)`` (Theorem 13).
+
+    >>> from mpmath import mp
+    >>> g = numeric([k], loss_GDL(k, 1, 1, sp.Rational(7, 10)))       # DLap: L_1(k) = a for k >= 0
+    >>> with working_digits(20):
+    ...     mp.almosteq(g(mp.mpf(5)), mp.mpf("0.7"))
+    True
+    """
 
     nargs = 4
     _shown = 2
@@ -107,7 +149,14 @@ class loss_GDL(_PaperFunction):
 
 
 class delta_GDL(_PaperFunction):
-    r"""Exact :math:`\delta(\varepsilon)` of GDL at integer sensitivity, args ``(beta, a, Delta, eps)``."""
+    r"""Exact :math:`\delta(\varepsilon)` of GDL at integer sensitivity, args ``(beta, a, Delta, eps)`` (Theorem 13's direction).
+
+    >>> from mpmath import mp
+    >>> g = numeric([_S.eps], delta_GDL(1, 1, 1, _S.eps))        # DLap(1): delta(eps) = P(X >= 0)(1 - e^{eps - 1})
+    >>> with working_digits(20):
+    ...     mp.almosteq(g(mp.mpf("0.5")), (1 - mp.exp(mp.mpf("-0.5"))) / (1 + mp.exp(-1))), g(mp.mpf(1)) == 0
+    (True, True)
+    """
 
     nargs = 4
     _shown = 0

@@ -41,7 +41,12 @@ def _bound(sid, name):
 
 
 def literal_variants() -> dict:
-    """``{observation id: variant record}``: each literal reading as a record of the registry's shape."""
+    r"""``{observation id: variant record}``: each literal reading of Theorem 13 and Corollary 14 (HM25) as a record.
+
+    >>> v = literal_variants()["hm25-theorem-13-beta-gt-1"]
+    >>> v.bounds[0].rhs == REGISTRY["hm25-theorem-13"].bounds[0].rhs     # the registry's own L, no formula rewritten
+    True
+    """
     t13, c14 = REGISTRY["hm25-theorem-13"], REGISTRY["hm25-corollary-14"]
     closed = _bound("hm25-theorem-13", "closed-form")
     literal = dataclasses.replace(
@@ -76,14 +81,24 @@ def _refute(oid, statement, literal, digits, detail):
 
 
 def check_hm25_theorem_13_literal(digits: int = 20) -> Observation:
-    r"""Theorem 13 as printed, "eps <= L": read as "eps-DP for eps <= L", false (at :math:`\varepsilon = L/2`, :math:`\delta > 0`)."""
+    r"""Theorem 13 as printed, "eps <= L": read as "eps-DP for eps <= L", false (at :math:`\varepsilon = L/2`, :math:`\delta > 0`).
+
+    >>> o = check_hm25_theorem_13_literal()
+    >>> o.verdict, o.evidence["counterexample"]["rhs"]          # claimed delta = 0; the exact delta is the lhs
+    ('fails', '0')
+    """
     return _refute("hm25-theorem-13-literal", "Theorem 13 (HM25)", "eps <= L (eps-DP for every eps up to L)", digits,
                    "the mechanism is eps-DP iff eps >= L: at eps = L/2 < L the hockey-stick delta is positive "
                    "(at least p(0)(1 - e^{-L/2}), the k = 0 term); the registry records 'iff eps >= L'")
 
 
 def check_hm25_theorem_13_beta_gt_1(digits: int = 20) -> Observation:
-    r"""Theorem 13's first-case formula used for :math:`\beta > 1`: it is :math:`L_\Delta(0) < a\Delta = \varepsilon^*`."""
+    r"""Theorem 13's first-case formula used for :math:`\beta > 1`: it is :math:`L_\Delta(0) < a\Delta = \varepsilon^*`.
+
+    >>> o = check_hm25_theorem_13_beta_gt_1()
+    >>> o.verdict, o.evidence["counterexample"]["lhs"], o.evidence["counterexample"]["rhs"]   # eps* vs the formula
+    ('fails', '0.7', '0.227270229359')
+    """
     return _refute("hm25-theorem-13-beta-gt-1", "Theorem 13 (HM25)",
                    "the loss a Delta + ln[2F1(...)/2F1(...) G(D+1)G(b)/G(b+D)] for beta > 1", digits,
                    "for beta > 1 the loss L_Delta(k) increases in k and the supremum is the tail limit a Delta; "
@@ -91,7 +106,12 @@ def check_hm25_theorem_13_beta_gt_1(digits: int = 20) -> Observation:
 
 
 def check_hm25_corollary_14_beta_gt_delta(digits: int = 20) -> Observation:
-    r"""Corollary 14's bound :math:`a\Delta + \ln(\Delta/\beta)` without :math:`\beta < 1`: false for :math:`\beta > \Delta`."""
+    r"""Corollary 14's bound :math:`a\Delta + \ln(\Delta/\beta)` without :math:`\beta < 1`: false for :math:`\beta > \Delta`.
+
+    >>> o = check_hm25_corollary_14_beta_gt_delta()
+    >>> o.verdict, o.evidence["counterexample"]["point"]                 # eps* = 0.7 > 0.7 + ln(1/2)
+    ('fails', {'Delta': '1', 'a_GDL': '7/10', 'beta': '2'})
+    """
     return _refute("hm25-corollary-14-beta-gt-Delta", "Corollary 14 (HM25)", "eps* <= a Delta + ln(Delta/beta) "
                    "(beyond beta < 1)", digits,
                    "for beta >= 1, eps* = a Delta, so the bound holds iff ln(Delta/beta) >= 0: for 1 <= beta <= Delta "
