@@ -28,7 +28,7 @@ function                        meaning
 ==============================  ===============================================================
 
 Theorem 13's closed form needs no engine: :data:`L13` is a sympy expression with
-:func:`sympy.hyper` (mpmath's ``hyper`` evaluates it).  Importing this module registers the
+``sympy.hyper`` (mpmath's ``hyper`` evaluates it).  Importing this module registers the
 functions in the namespace of :func:`arete_proofs.chain.symbols.numeric`.
 
 >>> from mpmath import mp

@@ -29,6 +29,7 @@ from .symbols import D_Gamma, D_u, Delta, a, alpha, eps, gamma_sc, h, kappa, lam
 __all__ = [
     "LEVELS", "lemma_2", "lemma_3", "corollary_5", "lemma_14", "lemma_15", "lemma_16", "claim_1",
     "lemma_17", "lemma_18", "note_2", "lemma_19", "lemma_26", "lemma_27", "lemma_28",
+    "hm25_gdl_sum", "hm25_theorem_13", "hm25_corollary_14", "hm25_theorem_15",
 ]
 
 LEVELS = ("quick", "default", "fine")

@@ -11,7 +11,7 @@ imports no registry code, so the registry can import it without a cycle.
 The records follow what is true; the literal readings that are false (Theorem 13's
 "eps <= L", its first-case formula used for :math:`\beta > 1`, Corollary 14 for
 :math:`\beta > \Delta`) are observations with counterexamples
-(:mod:`arete_proofs.chain.observations.hm25`).
+(:mod:`arete_proofs.chain.observations` (module ``hm25``)).
 
 >>> [r["id"] for r in RECORDS]
 ['hm25-gdl-sum', 'hm25-theorem-13', 'hm25-corollary-14', 'hm25-theorem-15']
@@ -45,6 +45,7 @@ def _b(name, lhs, rhs, relation="<=", where=(), text=""):
     return dict(name=name, lhs=lhs, rhs=rhs, relation=relation, where=where, text=text)
 
 
+#: The records' keyword arguments, in the paper's order (GDL sum, Theorem 13, Corollary 14, Theorem 15).
 RECORDS = [
     dict(
         id="hm25-gdl-sum", number="GDL pmf and sum (HM25)", section="GDL (reconstructed)", paper=PAPER,

@@ -562,7 +562,7 @@ HM25_IDS = tuple(s.id for s in _HM25)
 #: Every record id: the first paper's chain, then the second paper's.
 ALL_IDS = STATEMENT_IDS + HM25_IDS
 
-#: The first paper (the default of :attr:`Statement.paper`).
+#: The first paper (the default of ``Statement.paper``).
 PAPER_2022 = Statement.__dataclass_fields__["paper"].default
 
 #: paper -> its record ids, in order.

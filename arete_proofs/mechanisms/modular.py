@@ -48,7 +48,7 @@ from mpmath import mp
 from . import sampling as _s
 from .._validation import GUARD_DIGITS, parse_precision, positive, resolve_digits
 
-__all__ = ["ModularRelease", "SurvivingSum", "share_variates", "modular_sum", "surviving_privacy",
+__all__ = ["ModularRelease", "SurvivingSum", "share_variates", "modular_sum", "surviving_privacy", "MAX_EXACT_Q",
            "wrap_probability", "modular_tight_epsilon", "decode"]
 
 
