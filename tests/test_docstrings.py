@@ -87,6 +87,7 @@ MODULES = [
     "chain.gdl_symbols",
     "chain.hm25_records",
     "chain.observations.hm25",
+    "chain.symbolic.hm25",
     "mechanisms.modular",
 ]
 

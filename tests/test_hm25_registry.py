@@ -144,3 +144,14 @@ def test_cli_verify_statement_hm25(capsys):
     rows = [line for line in out.splitlines() if line.startswith("hm25-")]
     assert [r.split()[0] for r in rows] == ["hm25-theorem-13", "hm25-theorem-15"]
     assert "Theorem 13 (HM25)" in rows[0]
+
+
+def test_symbolic_checks_of_the_algebra():
+    from arete_proofs.chain import symbolic
+    from arete_proofs.chain.symbolic import hm25 as S
+
+    res = {r.id: r for r in symbolic.run(["hm25-theorem-13/pmf-ratio", "hm25-theorem-15/algebra"])}
+    assert all(r.holds for r in res.values()), {k: r.detail for k, r in res.items()}
+    assert REGISTRY["hm25-theorem-13"].check_kinds == "N+S" == REGISTRY["hm25-theorem-15"].check_kinds
+    # a wrong constant in the variance bound is not the algebra's
+    assert not S.theorem_15_check(constant=sp.Rational(1, 2)).holds

@@ -92,6 +92,7 @@ RECORDS = [
                text="beta > 1: L_Delta(10^6) >= a Delta - 2 beta Delta/10^6 (the supremum is the tail limit a Delta)"),
         ),
         uses=("hm25-gdl-sum",),
+        symbolic=("hm25-theorem-13/pmf-ratio",),
         notes="eps* is arete_proofs.privacy.tight_gdl.tight_epsilon (its docstring proves the reduction of every "
               "shift to s = Delta, k >= 0, and the case split); the brute force and the NB-convolution pmf share "
               "no code with it.  For beta < 1 the closed form and the brute force agree at k = 0; for beta > 1 the "
@@ -129,6 +130,7 @@ RECORDS = [
                text="Var = beta/(cosh a - 1) <= (e^2/2) Delta^3 e^-eps (cosh x - 1 >= x^2/2)"),
         ),
         uses=("hm25-corollary-14",),
+        symbolic=("hm25-theorem-15/algebra",),
         notes="The hypothesis eps > 2 + ln Delta is exactly beta < 1.  Corollary 14 is loose for large Delta: at "
               "Delta = 1000, eps = 9.008 the exact eps* is 2.2297.",
         grid=grids.hm25_theorem_15,
