@@ -557,6 +557,7 @@ STATEMENT_IDS = tuple(s.id for s in _STATEMENTS)
 #: The 2025 paper's records (Harrison & Manurangsi, FORC 2025, reconstructed), built from the data of
 #: :mod:`arete_proofs.chain.hm25_records`.
 _HM25 = [Statement(**{**r, "bounds": tuple(Bound(**b) for b in r["bounds"])}) for r in hm25_records.RECORDS]
+#: The 2025 paper's record ids (``hm25-...``), in its order.
 HM25_IDS = tuple(s.id for s in _HM25)
 
 #: Every record id: the first paper's chain, then the second paper's.

@@ -45,7 +45,7 @@ OBSERVATION_IDS = tuple(CHECKS)
 
 def run(ids=None, digits: int = 20) -> list[Observation]:
     """Run the checks ``ids`` (the first paper's by default; the 2025 paper's ``hm25-...`` ids of
-    :data:`~arete_proofs.chain.observations.HM25_CHECKS` on request) at ``digits``."""
+    ``HM25_CHECKS`` on request) at ``digits``."""
     ids = OBSERVATION_IDS if ids is None else tuple(ids)
     known = {**CHECKS, **HM25_CHECKS}
     unknown = [i for i in ids if i not in known]
