@@ -57,7 +57,7 @@ k = sp.Symbol("k", real=True)
 
 _S._SYMBOL_NAMES.update({beta: r"\beta", beta_2: r"\beta_2", a_GDL: "a"})
 
-#: The far point of Theorem 13's tail check (beta > 1): L_Delta(K_FAR) is within 2 beta Delta / K_FAR of a Delta.
+#: The far point of Theorem 13's tail check for beta > 1, where L_Delta(K_FAR) is within 2 beta Delta / K_FAR of a Delta.
 K_FAR = 10**6
 
 

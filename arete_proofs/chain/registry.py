@@ -560,7 +560,7 @@ _HM25 = [Statement(**{**r, "bounds": tuple(Bound(**b) for b in r["bounds"])}) fo
 #: The 2025 paper's record ids (``hm25-...``), in its order.
 HM25_IDS = tuple(s.id for s in _HM25)
 
-#: Every record id: the first paper's chain, then the second paper's.
+#: Every record id, the first paper's chain and then the second paper's.
 ALL_IDS = STATEMENT_IDS + HM25_IDS
 
 #: The first paper (the default of ``Statement.paper``).
