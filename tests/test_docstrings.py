@@ -91,6 +91,11 @@ MODULES = [
     "noise.dlap",
     "stats._gdl",
     "chain.hm25",
+    "chain.gdl_symbols",
+    "chain.hm25_records",
+    "chain.observations.hm25",
+    "chain.symbolic.hm25",
+    "mechanisms.modular",
 ]
 
 #: a reference to the paper or a formula

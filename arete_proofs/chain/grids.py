@@ -29,6 +29,7 @@ from .symbols import D_Gamma, D_u, Delta, a, alpha, eps, gamma_sc, h, kappa, lam
 __all__ = [
     "LEVELS", "lemma_2", "lemma_3", "corollary_5", "lemma_14", "lemma_15", "lemma_16", "claim_1",
     "lemma_17", "lemma_18", "note_2", "lemma_19", "lemma_26", "lemma_27", "lemma_28",
+    "hm25_gdl_sum", "hm25_theorem_13", "hm25_corollary_14", "hm25_theorem_15",
 ]
 
 LEVELS = ("quick", "default", "fine")
@@ -392,3 +393,64 @@ def lemma_28(level):
         return [{t: tt} for tt in ts]
 
     return _product(blocks, local)
+
+
+# ---------------------------------------------------------------------------
+# Harrison & Manurangsi (FORC 2025): the GDL records (ids hm25-...)
+# ---------------------------------------------------------------------------
+
+def _hm25_symbols():
+    from . import gdl_symbols as G
+
+    return G.beta, G.beta_2, G.a_GDL, G.k
+
+
+def hm25_gdl_sum(level):
+    """GDL's pmf and closure under summation: (beta, beta_2, a) with beta from 1/4 to 2 (beta = 1 is DLap), k in -5..5."""
+    beta, beta_2, a_g, k = _hm25_symbols()
+    triples = _level(level, [(R(1, 2), R(1, 2), 1), (1, 2, R(7, 10))],
+                     [(R(3, 10), R(2, 5), 1), (R(1, 2), R(1, 2), R(3, 10)), (1, 2, R(7, 10)), (R(1, 4), R(7, 4), 2)],
+                     [(R(3, 10), R(2, 5), 1), (R(1, 2), R(1, 2), R(3, 10)), (1, 2, R(7, 10)), (R(1, 4), R(7, 4), 2),
+                      (R(1, 20), R(1, 20), R(1, 2)), (1, 1, R(1, 10)), (3, R(1, 3), 1)])
+    blocks = [{beta: b1, beta_2: b2, a_g: aa} for b1, b2, aa in triples]
+
+    def local(b):
+        return [{k: kk} for kk in _level(level, [0, 1, -3], list(range(-5, 6)), list(range(-8, 9)))]
+
+    return _product(blocks, local)
+
+
+def _hm25_betas(level, below_one):
+    if below_one:
+        return _level(level, [R(1, 2), R(9, 10)], [R(1, 20), R(3, 10), R(1, 2), R(9, 10), R(99, 100)],
+                      [R(1, 100), R(1, 20), R(3, 10), R(1, 2), R(9, 10), R(99, 100), R(999, 1000)])
+    return _level(level, [1, 2], [1, R(3, 2), 2, 5, 10], [1, R(101, 100), R(3, 2), 2, 5, 10, 30])
+
+
+def hm25_theorem_13(level):
+    """Theorem 13: beta on both sides of 1 (its two cases), a from 1/20 to 2, integer Delta from 1 to 10 (fine: 20)."""
+    beta, _, a_g, _ = _hm25_symbols()
+    betas = _hm25_betas(level, True) + _hm25_betas(level, False)
+    As = _level(level, [R(7, 10), 2], [R(1, 20), R(7, 10), 2], [R(1, 100), R(1, 20), R(7, 10), 2, 5])
+    Ds = _level(level, [1, 3], [1, 2, 3, 10], [1, 2, 3, 5, 10, 20])
+    return [{beta: b, a_g: aa, Delta: D} for b in betas for aa in As for D in Ds]
+
+
+def hm25_corollary_14(level):
+    """Corollary 14: beta < 1 (its hypothesis), a from 1/20 to 2, integer Delta up to 100 (fine: 1000)."""
+    beta, _, a_g, _ = _hm25_symbols()
+    As = _level(level, [R(7, 10), 2], [R(1, 20), R(7, 10), 2], [R(1, 100), R(1, 20), R(7, 10), 2, 5])
+    Ds = _level(level, [1, 3], [1, 2, 3, 10, 100], [1, 2, 3, 5, 10, 100, 1000])
+    return [{beta: b, a_g: aa, Delta: D} for b in _hm25_betas(level, True) for aa in As for D in Ds]
+
+
+def hm25_theorem_15(level):
+    """Theorem 15: integer Delta from 1 to 1000, eps above 2 + ln Delta (down to 1e-3 above it) up to 40."""
+    Ds = _level(level, [1, 10], [1, 2, 10, 100, 1000], [1, 2, 3, 10, 100, 1000, 10**4])
+    pts = []
+    for D in Ds:
+        lo = 2 + sp.log(D)
+        es = _level(level, [lo + R(1, 1000), 20], [lo + R(1, 1000), lo + R(1, 2), 12, 20, 40],
+                    [lo + R(1, 10**6), lo + R(1, 1000), lo + R(1, 2), lo + 1, 12, 20, 40, 80])
+        pts += [{Delta: D, eps: e} for e in _unique(es) if e > lo]
+    return pts

@@ -21,6 +21,11 @@ Statement ids start with ``hm25-``.
   gives exactly :math:`\varepsilon`), with :math:`\operatorname{Var} \le (e^2/2)\Delta^3 e^{-\varepsilon}`
   (from :math:`\cosh x - 1 \ge x^2/2`).
 
+The same statements are records of the proof-chain registry (:data:`arete_proofs.chain.registry.HM25_IDS`,
+built from :mod:`arete_proofs.chain.hm25_records`), so ``arete verify --statement hm25-theorem-13`` checks
+them like the 2022 paper's lemmas; :func:`registry_table` summarises that check.  The functions below
+are the earlier, self-contained checks (their grids are decimal strings; the docs' tables come from them).
+
 >>> r = check_theorem_13(grid=[("0.5", "0.7", 3)], digits=12)
 >>> r.verdict, r.counterexamples[0]["L"]            # the literal "eps <= L" reading is refuted at eps = L/2
 ('holds', '3.2104')
@@ -35,7 +40,7 @@ from mpmath import mp
 from ..privacy import accounting_discrete, tight_gdl
 
 __all__ = ["Record", "check_gdl_sum", "check_theorem_13", "check_corollary_14", "check_theorem_15", "check_all",
-           "table", "eps_table", "EPS_ROWS", "GRID_13", "GRID_BEYOND", "GRID_15"]
+           "table", "eps_table", "registry_table", "EPS_ROWS", "GRID_13", "GRID_BEYOND", "GRID_15"]
 
 #: Theorem 13's and Corollary 14's grid of (beta, a, Delta), all with beta < 1 (their hypothesis).
 GRID_13 = list(dict.fromkeys([("0.5", "0.7", 3)] + [(b, a, D) for b in ("0.05", "0.3", "0.5", "0.9", "0.99")
@@ -269,6 +274,28 @@ def eps_table(rows=EPS_ROWS, *, digits=10):
         where = "k = 0" if r.attained else "no (tail limit a Delta)"
         out.append(f"| {b} | {a} | {D} | {_s(r.epsilon, digits)} | {where} | {_s(f, digits)} | {_s(c, digits)} |")
     return "\n".join(out)
+
+
+def registry_table(level="quick", *, digits=20):
+    r"""Markdown: the registry's check of the 2025 paper's records (:func:`arete_proofs.chain.verify.verify` over
+    :data:`~arete_proofs.chain.registry.HM25_IDS`, Theorems 13 and 15, Corollary 14), one row per record with its paper.
+
+    >>> print(registry_table("quick").splitlines()[4])
+    | `hm25-corollary-14` | Corollary 14 (HM25) | Harrison & Manurangsi (FORC 2025), reconstructed | 16 | 0 | 0 | 0.000394 | bound: Delta=1, a_GDL=2, beta=9/10 |
+    """
+    from . import verify as V
+    from .registry import HM25_IDS, REGISTRY
+
+    rep = V.verify(list(HM25_IDS), level=level, digits=digits, progress=False)
+    rows = ["| record | statement | paper | points | violations | tight | min slack | where |",
+            "|---|---|---|---|---|---|---|---|"]
+    for s in rep.statements:
+        where = ", ".join(f"{k}={v}" for k, v in s.argmin.items() if k not in ("bound", "lhs", "rhs", "digits"))
+        where = f"{s.argmin['bound']}: {where}" if s.argmin else "(equalities only)"
+        slack = "inf" if s.min_slack == float("inf") else f"{s.min_slack:.3g}"
+        rows.append(f"| `{s.id}` | {s.number} | {REGISTRY[s.id].paper} | {s.points} | {s.violations} | {s.tight} "
+                    f"| {slack} | {where} |")
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,8 +14,17 @@ Where the paper's literal text differs from what its proof uses, the record
 follows the proof and says so in ``notes``; :mod:`arete_proofs.chain.observations`
 checks the literal text separately.
 
->>> sorted(REGISTRY) == sorted(STATEMENT_IDS)
+Every record names its source in ``paper`` (:data:`PAPERS`): the 2022 paper (Pagh &
+Stausholm, ALT 2022, with the issue-26 rate records proved through it) or, beside it, the 2025
+paper (Harrison & Manurangsi, FORC 2025, reconstructed from secondary sources; ids ``hm25-...``,
+records in :mod:`arete_proofs.chain.hm25_records`).  :data:`STATEMENT_IDS` is the first paper's
+chain (what ``arete verify`` checks by default), :data:`HM25_IDS` the second paper's,
+:data:`ALL_IDS` both; :func:`get` and ``arete verify --statement`` take any of them.
+
+>>> sorted(REGISTRY) == sorted(ALL_IDS) == sorted(STATEMENT_IDS + HM25_IDS)
 True
+>>> {REGISTRY[i].paper for i in HM25_IDS}
+{'Harrison & Manurangsi (FORC 2025), reconstructed'}
 >>> # Lemma 19's parameters satisfy Lemma 18's hypothesis lam <= theta/2 at eps = 20
 >>> import sympy as sp
 >>> s = REGISTRY["lemma-19"]
@@ -30,14 +39,15 @@ from typing import Callable
 
 import sympy as sp
 
-from . import grids, rates
+from . import grids, hm25_records, rates
 from .symbols import (
     D_Gamma, D_u, Delta, PAPER_PARAMETERS, a, alpha, c_DGam, c_Du, c_L, eps, f_A,
     f_GG, f_Gamma, f_L, f_SC, gamma_sc, h, kappa, lam, mean_abs_A, n, near_mass,
     shifted_conv, t, theta, tight_eps_A, var_A_cf,
 )
 
-__all__ = ["Bound", "Statement", "REGISTRY", "STATEMENT_IDS", "get", "g_lemma28", "fingerprint", "regime_points"]
+__all__ = ["Bound", "Statement", "REGISTRY", "STATEMENT_IDS", "HM25_IDS", "ALL_IDS", "PAPERS", "PAPER_2022",
+           "by_paper", "get", "g_lemma28", "fingerprint", "regime_points"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,8 @@ class Statement:
     instantiates: dict = field(default_factory=dict)
     #: For a variant (:mod:`arete_proofs.chain.variants`): the id of the registry statement it starts from.
     base: str = ""
+    #: The source of the statement (a key of :data:`PAPERS`), so reports and docs can group by paper.
+    paper: str = "Pagh & Stausholm (ALT 2022)"
 
     @property
     def check_kinds(self) -> str:
@@ -539,11 +551,39 @@ _STATEMENTS = [
     _rate_statement("variance"),
 ]
 
-#: The statement ids, in the paper's order of the proof chain.
+#: The statement ids, in the paper's order of the proof chain (the first paper's; ``arete verify``'s default set).
 STATEMENT_IDS = tuple(s.id for s in _STATEMENTS)
 
-#: id -> :class:`Statement`.
-REGISTRY = {s.id: s for s in _STATEMENTS}
+#: The 2025 paper's records (Harrison & Manurangsi, FORC 2025, reconstructed), built from the data of
+#: :mod:`arete_proofs.chain.hm25_records`.
+_HM25 = [Statement(**{**r, "bounds": tuple(Bound(**b) for b in r["bounds"])}) for r in hm25_records.RECORDS]
+#: The 2025 paper's record ids (``hm25-...``), in its order.
+HM25_IDS = tuple(s.id for s in _HM25)
+
+#: Every record id, the first paper's chain and then the second paper's.
+ALL_IDS = STATEMENT_IDS + HM25_IDS
+
+#: The first paper (the default of ``Statement.paper``).
+PAPER_2022 = Statement.__dataclass_fields__["paper"].default
+
+#: paper -> its record ids, in order.
+PAPERS = {PAPER_2022: STATEMENT_IDS, hm25_records.PAPER: HM25_IDS}
+
+#: id -> :class:`Statement` (both papers).
+REGISTRY = {s.id: s for s in _STATEMENTS + _HM25}
+
+
+def by_paper(ids=None) -> dict:
+    """``{paper: [ids]}`` for ``ids`` (all records by default), papers in the order of :data:`PAPERS`.
+
+    >>> by_paper(["lemma-19", "hm25-theorem-13"])
+    {'Pagh & Stausholm (ALT 2022)': ['lemma-19'], 'Harrison & Manurangsi (FORC 2025), reconstructed': ['hm25-theorem-13']}
+    """
+    ids = ALL_IDS if ids is None else [get(i).id if isinstance(i, str) else i.id for i in ids]
+    out = {p: [] for p in PAPERS}
+    for i in ids:
+        out[REGISTRY[i].paper].append(i)
+    return {p: v for p, v in out.items() if v}
 
 
 def _paths(src, dst, seen=()):
@@ -679,5 +719,5 @@ def get(statement_id: str) -> Statement:
         return REGISTRY[statement_id]
     except KeyError:
         raise ValueError(
-            f"unknown statement {statement_id!r}; known: {', '.join(STATEMENT_IDS)}"
+            f"unknown statement {statement_id!r}; known: {', '.join(ALL_IDS)}"
         ) from None

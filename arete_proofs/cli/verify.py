@@ -22,11 +22,12 @@ from ._common import UsageError, check_writable, command, format_bound
 
 def _verify_arguments(parser: argparse.ArgumentParser) -> None:
     from ..chain.grids import LEVELS
-    from ..chain.registry import STATEMENT_IDS
+    from ..chain.registry import ALL_IDS
     from ..chain.verify import DEFAULT_DIGITS as VERIFY_DIGITS
 
-    parser.add_argument("--statement", metavar="ID", action="append", choices=STATEMENT_IDS,
-                        help="check only this statement (repeatable); one of: " + ", ".join(STATEMENT_IDS))
+    # ALL_IDS: the first paper's chain (the default set) and the 2025 paper's hm25-... records
+    parser.add_argument("--statement", metavar="ID", action="append", choices=ALL_IDS,
+                        help="check only this statement (repeatable); one of: " + ", ".join(ALL_IDS))
     parser.add_argument("--grid", choices=LEVELS, default="default",
                         help="grid size: quick (seconds), default, fine (default: default)")
     parser.add_argument("--digits", metavar="D", type=int, default=VERIFY_DIGITS,

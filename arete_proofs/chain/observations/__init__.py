@@ -68,11 +68,18 @@ The modules, by concern (everything listed in ``__all__`` is re-exported here):
 * ``orders`` -- proof steps that do not hold as written: Section 4.3's
   intermediate order of ``E|Z|``, a decreasing ``f_Gamma`` in the proofs of
   Lemmas 2 and 15;
+* ``hm25`` -- the 2025 paper's (Harrison & Manurangsi, FORC 2025, reconstructed) literal
+  readings that are false, as variants of its registry records refuted with a counterexample:
+  ``HM25_CHECKS`` (run them with ``run(HM25_OBSERVATION_IDS)``);
 * ``table`` -- ``CHECKS``,
   ``OBSERVATION_IDS`` and :func:`run`.
 """
 
 from ._common import VERDICTS, Observation, evaluate
+from .hm25 import (
+    HM25_CHECKS, HM25_OBSERVATION_IDS, check_hm25_corollary_14_beta_gt_delta, check_hm25_theorem_13_beta_gt_1,
+    check_hm25_theorem_13_literal, literal_variants,
+)
 from .hypotheses import check_claim_1_t_plus_1, check_lemma_15_strict, check_lemma_18_theta
 from .lemma_14 import check_lemma_14_alpha
 from .orders import check_lemma_2_15_alpha, check_section_4_3_order
@@ -87,4 +94,6 @@ __all__ = [
     "check_section_4_2_reduction", "check_figure_grid", "check_lemma_14_alpha",
     "check_section_4_3_order", "check_lemma_2_15_alpha",
     "FIGURE_4_PARAMETERS",
+    "HM25_CHECKS", "HM25_OBSERVATION_IDS", "literal_variants", "check_hm25_theorem_13_literal",
+    "check_hm25_theorem_13_beta_gt_1", "check_hm25_corollary_14_beta_gt_delta",
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ._common import Observation
+from .hm25 import HM25_CHECKS
 from .hypotheses import check_claim_1_t_plus_1, check_lemma_15_strict, check_lemma_18_theta
 from .lemma_14 import check_lemma_14_alpha
 from .orders import check_lemma_2_15_alpha, check_section_4_3_order
@@ -43,9 +44,11 @@ OBSERVATION_IDS = tuple(CHECKS)
 
 
 def run(ids=None, digits: int = 20) -> list[Observation]:
-    """Run the checks ``ids`` (all by default) at ``digits`` and return their observations."""
+    """Run the checks ``ids`` (the first paper's by default; the 2025 paper's ``hm25-...`` ids of
+    ``HM25_CHECKS`` on request) at ``digits``."""
     ids = OBSERVATION_IDS if ids is None else tuple(ids)
-    unknown = [i for i in ids if i not in CHECKS]
+    known = {**CHECKS, **HM25_CHECKS}
+    unknown = [i for i in ids if i not in known]
     if unknown:
-        raise ValueError(f"unknown observation(s) {unknown}; known: {', '.join(OBSERVATION_IDS)}")
-    return [CHECKS[i](digits) for i in ids]
+        raise ValueError(f"unknown observation(s) {unknown}; known: {', '.join(known)}")
+    return [known[i](digits) for i in ids]

@@ -57,6 +57,8 @@ Checks (ids as in the registry's ``symbolic`` fields):
 ``lemma-27/normalisation``      Lemma 27: a(gamma) normalises the Staircase density
 ``lemma-3-mean-abs/algebra``    Lemma 3 with rates, E|Z|: (8) at theta = Delta
 ``lemma-3-variance/algebra``    Lemma 3 with rates, Var Z: (8) at theta = Delta
+``hm25-theorem-13/pmf-ratio``   HM25 Theorem 13: L = ln p(0)/p(Delta); beta = 1 gives a Delta
+``hm25-theorem-15/algebra``     HM25 Theorem 15: Corollary 14 gives eps; beta < 1; Var bound
 ==============================  ================================================
 
 The modules, by concern (everything listed in ``__all__`` is re-exported here):
@@ -72,6 +74,7 @@ The modules, by concern (everything listed in ``__all__`` is re-exported here):
   threshold and assumptions;
 * ``staircase`` -- Lemma 27's normalisation;
 * ``rates`` -- Lemma 3 with rates (the algebra replacing Lemma 19's (8)-(10), ball certificate);
+* ``hm25`` -- the 2025 paper's GDL algebra (Theorems 13 and 15, Harrison & Manurangsi);
 * ``table`` -- ``CHECKS`` and :func:`run`.
 
 >>> import sympy as sp

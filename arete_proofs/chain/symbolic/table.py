@@ -5,14 +5,15 @@ the checks themselves are in :mod:`~arete_proofs.chain.symbolic.distribution`,
 :mod:`~arete_proofs.chain.symbolic.ratio_bound`,
 :mod:`~arete_proofs.chain.symbolic.note_2`,
 :mod:`~arete_proofs.chain.symbolic.lemma_19`,
-:mod:`~arete_proofs.chain.symbolic.staircase` and
-:mod:`~arete_proofs.chain.symbolic.rates`.
+:mod:`~arete_proofs.chain.symbolic.staircase`,
+:mod:`~arete_proofs.chain.symbolic.rates` and ``hm25`` (the 2025 paper).
 """
 
 from __future__ import annotations
 
 from ._proof import SymbolicCheck, SymbolicResult
 from .distribution import moments_check, symmetry_check
+from .hm25 import theorem_13_check, theorem_15_check
 from .lemma_19 import algebra_check, assumptions_check, threshold_check
 from .note_2 import bernoulli_check, gamma_check
 from .ratio_bound import lemma18_step_check, maximiser_check
@@ -42,6 +43,11 @@ _CHECK_LIST = [
                   "e^-eps, eps >= 11; hypotheses; optimal split; ball certificate", mean_abs_check),
     SymbolicCheck("lemma-3-variance/algebra", "Lemma 3 with rates (Var Z): (8) at theta = Delta, alpha lam = 48 Delta "
                   "e^-eps, eps >= 10; hypotheses; optimal split; ball certificate", variance_check),
+    # the 2025 paper (Harrison & Manurangsi, FORC 2025, reconstructed)
+    SymbolicCheck("hm25-theorem-13/pmf-ratio", "HM25 Theorem 13: L = ln p(0)/p(Delta); at beta = 1 DLap and L = a Delta",
+                  theorem_13_check),
+    SymbolicCheck("hm25-theorem-15/algebra", "HM25 Theorem 15: Corollary 14 gives eps; eps > 2 + ln Delta iff beta < 1; "
+                  "Var <= (e^2/2) Delta^3 e^-eps", theorem_15_check),
 ]
 
 #: check id -> :class:`SymbolicCheck` (call it for a :class:`SymbolicResult`).

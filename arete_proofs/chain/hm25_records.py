@@ -1,0 +1,141 @@
+r"""The 2025 paper's GDL statements as registry records (data; :mod:`arete_proofs.chain.registry` builds them).
+
+Harrison and Manurangsi, "Infinitely Divisible Noise for Differential Privacy: Nearly Optimal
+Error in the High epsilon Regime" (FORC 2025), **reconstructed** from secondary sources
+(``harrison-manurangsi-notes.md``): every statement is a claim to check.  Each entry of
+:data:`RECORDS` is the keyword arguments of a :class:`~arete_proofs.chain.registry.Statement`
+(its ``bounds`` as keyword arguments of :class:`~arete_proofs.chain.registry.Bound`), written
+over :mod:`arete_proofs.chain.gdl_symbols` and the registry's ``Delta``, ``eps``; this module
+imports no registry code, so the registry can import it without a cycle.
+
+The records follow what is true; the literal readings that are false (Theorem 13's
+"eps <= L", its first-case formula used for :math:`\beta > 1`, Corollary 14 for
+:math:`\beta > \Delta`) are observations with counterexamples
+(:mod:`arete_proofs.chain.observations` (module ``hm25``)).
+
+>>> [r["id"] for r in RECORDS]
+['hm25-gdl-sum', 'hm25-theorem-13', 'hm25-corollary-14', 'hm25-theorem-15']
+>>> all(r["paper"] == PAPER for r in RECORDS)
+True
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from . import grids
+from .gdl_symbols import (
+    COR14, K_FAR, L13, a_GDL, beta, beta_2, delta_GDL, f_GDL, f_NB, conv_GDL, k, loss_GDL, max_loss_GDL,
+    tight_eps_GDL,
+)
+from .symbols import Delta, eps
+
+__all__ = ["PAPER", "RECORDS", "IDS"]
+
+#: The source of every record here (the registry's ``paper`` field).
+PAPER = "Harrison & Manurangsi (FORC 2025), reconstructed"
+
+_INTEGER_DELTA = (Delta >= 1, sp.Eq(Delta, sp.floor(Delta)))
+_GDL = (beta > 0, a_GDL > 0)
+_TIGHT = tight_eps_GDL(beta, a_GDL, Delta)
+_LT1, _GE1, _GT1 = (beta < 1,), (beta >= 1,), (beta > 1,)
+
+
+def _b(name, lhs, rhs, relation="<=", where=(), text=""):
+    return dict(name=name, lhs=lhs, rhs=rhs, relation=relation, where=where, text=text)
+
+
+#: The records' keyword arguments, in the paper's order (GDL sum, Theorem 13, Corollary 14, Theorem 15).
+RECORDS = [
+    dict(
+        id="hm25-gdl-sum", number="GDL pmf and sum (HM25)", section="GDL (reconstructed)", paper=PAPER,
+        title="GDL's pmf, DLap at beta = 1, and closure under summation in beta",
+        statement="GDL(beta, a) = NB(beta, 1 - e^-a) - NB(beta, 1 - e^-a) has pmf p(x) = e^{-a|x|} (1 - e^-a)^{2 beta} "
+                  "2F1(beta, beta + |x|; 1 + |x|; e^{-2a}) Gamma(beta + |x|)/(Gamma(1 + |x|) Gamma(beta)); "
+                  "GDL(1, a) = DLap(a); GDL(beta_1, a) * GDL(beta_2, a) = GDL(beta_1 + beta_2, a).",
+        hypotheses=_GDL + (beta_2 > 0, sp.Eq(k, sp.floor(k))),
+        bounds=(
+            _b("pmf", f_GDL(k, beta, a_GDL), f_NB(k, beta, a_GDL), "==",
+               text="the closed form = the NB convolution sum_j P(N_1 = |k| + j) P(N_2 = j)"),
+            _b("dlap", f_GDL(k, beta, a_GDL), sp.tanh(a_GDL / 2) * sp.exp(-a_GDL * sp.Abs(k)), "==",
+               where=(sp.Eq(beta, 1),), text="beta = 1: p(k) = tanh(a/2) e^{-a|k|} (DLap)"),
+            _b("sum", conv_GDL(k, beta, beta_2, a_GDL), f_GDL(k, beta + beta_2, a_GDL), "==",
+               text="(p_beta * p_beta_2)(k) = p_{beta + beta_2}(k)"),
+        ),
+        notes="The convolution is summed over |j| <= J with both tails below 10^-(digits+8).  Closure is what "
+              "makes GDL infinitely divisible and lets n parties add GDL(beta/n, a) shares "
+              "(arete_proofs.mechanisms.modular).",
+        grid=grids.hm25_gdl_sum,
+    ),
+    dict(
+        id="hm25-theorem-13", number="Theorem 13 (HM25)", section="GDL (reconstructed)", paper=PAPER,
+        title="GDL's exact privacy loss at integer sensitivity (and the direction of its inequality)",
+        statement="For 0 < beta < 1 the worst-case privacy loss of GDL(beta, a) at integer sensitivity Delta is "
+                  "L = a Delta + ln[2F1(beta, beta; 1; e^{-2a})/2F1(beta, beta + Delta; 1 + Delta; e^{-2a}) "
+                  "Gamma(Delta + 1) Gamma(beta)/Gamma(beta + Delta)], for beta >= 1 it is a Delta; the mechanism "
+                  "is eps-DP iff eps >= L (the printed 'eps <= L' is the wrong way round).",
+        hypotheses=_GDL + _INTEGER_DELTA,
+        bounds=(
+            _b("closed-form", _TIGHT, L13, "==", where=_LT1,
+               text="beta < 1: tight eps* (sup over every shift and k) = L"),
+            _b("brute-force", max_loss_GDL(beta, a_GDL, Delta), L13, "==", where=_LT1,
+               text="beta < 1: max of L_s(k) over every |s| <= Delta, |k| <= 3 Delta + 10 = L (attained at k = 0)"),
+            _b("pmf-ratio", L13, sp.log(f_NB(0, beta, a_GDL) / f_NB(Delta, beta, a_GDL)), "==",
+               text="L = ln p(0)/p(Delta), p by the NB convolution (every beta)"),
+            _b("above-tail", a_GDL * Delta, L13, where=_LT1, text="beta < 1: a Delta <= L"),
+            _b("direction", f_GDL(0, beta, a_GDL) * (1 - sp.exp(-L13 / 2)), delta_GDL(beta, a_GDL, Delta, L13 / 2),
+               where=_LT1, text="beta < 1: delta(L/2) >= p(0)(1 - e^{-L/2}) > 0, so 'eps <= L' (eps = L/2) is not eps-DP"),
+            _b("second-case", _TIGHT, a_GDL * Delta, "==", where=_GE1, text="beta >= 1: eps* = a Delta"),
+            _b("window", max_loss_GDL(beta, a_GDL, Delta), a_GDL * Delta, where=_GE1,
+               text="beta >= 1: no shift |s| <= Delta and |k| <= 3 Delta + 10 exceeds a Delta"),
+            _b("tail-limit", a_GDL * Delta - 2 * beta * Delta / K_FAR, loss_GDL(K_FAR, Delta, beta, a_GDL), where=_GT1,
+               text="beta > 1: L_Delta(10^6) >= a Delta - 2 beta Delta/10^6 (the supremum is the tail limit a Delta)"),
+        ),
+        uses=("hm25-gdl-sum",),
+        symbolic=("hm25-theorem-13/pmf-ratio",),
+        notes="eps* is arete_proofs.privacy.tight_gdl.tight_epsilon (its docstring proves the reduction of every "
+              "shift to s = Delta, k >= 0, and the case split); the brute force and the NB-convolution pmf share "
+              "no code with it.  For beta < 1 the closed form and the brute force agree at k = 0; for beta > 1 the "
+              "supremum a Delta is a tail limit (not attained), and the first case's formula understates it "
+              "(observation hm25-theorem-13-beta-gt-1); the literal 'eps <= L' is false "
+              "(observation hm25-theorem-13-literal).",
+        grid=grids.hm25_theorem_13,
+    ),
+    dict(
+        id="hm25-corollary-14", number="Corollary 14 (HM25)", section="GDL (reconstructed)", paper=PAPER,
+        title="L <= a Delta + ln(Delta/beta) for beta < 1",
+        statement="For 0 < beta < 1 and integer Delta >= 1: GDL(beta, a)'s tight epsilon L <= a Delta + ln(Delta/beta).",
+        hypotheses=_GDL + (beta < 1,) + _INTEGER_DELTA,
+        bounds=(
+            _b("bound", _TIGHT, COR14, text="eps* <= a Delta + ln(Delta/beta)"),
+            _b("closed-form", L13, COR14, text="Theorem 13's L <= a Delta + ln(Delta/beta)"),
+        ),
+        uses=("hm25-theorem-13",),
+        notes="Beyond its hypothesis it still holds for 1 <= beta <= Delta (ln(Delta/beta) >= 0 = eps* - a Delta) "
+              "and fails for beta > Delta (observation hm25-corollary-14-beta-gt-Delta).",
+        grid=grids.hm25_corollary_14,
+    ),
+    dict(
+        id="hm25-theorem-15", number="Theorem 15 (HM25)", section="GDL (reconstructed)", paper=PAPER,
+        title="beta = Delta e^{2-eps}, a = 2/Delta: eps-DP with MSE O(Delta^3 e^-eps)",
+        statement="For integer Delta >= 1 and eps > 2 + ln Delta, GDL(Delta e^{2-eps}, 2/Delta) is eps-DP at "
+                  "sensitivity Delta with Var = beta/(cosh a - 1) <= (e^2/2) Delta^3 e^-eps.",
+        hypotheses=_INTEGER_DELTA + (eps > 2 + sp.log(Delta),),
+        substitutions={beta: Delta * sp.exp(2 - eps), a_GDL: 2 / Delta},
+        bounds=(
+            _b("privacy", _TIGHT, eps, text="eps* <= eps"),
+            _b("corollary-14", COR14, eps, "==", text="a Delta + ln(Delta/beta) = eps at these parameters"),
+            _b("hyp-beta", beta, sp.Integer(1), text="beta <= 1 (Corollary 14's hypothesis; strict for eps > 2 + ln Delta)"),
+            _b("variance", beta / (sp.cosh(a_GDL) - 1), sp.exp(2) / 2 * Delta**3 * sp.exp(-eps),
+               text="Var = beta/(cosh a - 1) <= (e^2/2) Delta^3 e^-eps (cosh x - 1 >= x^2/2)"),
+        ),
+        uses=("hm25-corollary-14",),
+        symbolic=("hm25-theorem-15/algebra",),
+        notes="The hypothesis eps > 2 + ln Delta is exactly beta < 1.  Corollary 14 is loose for large Delta: at "
+              "Delta = 1000, eps = 9.008 the exact eps* is 2.2297.",
+        grid=grids.hm25_theorem_15,
+    ),
+]
+
+#: The record ids, in the paper's order.
+IDS = tuple(r["id"] for r in RECORDS)
