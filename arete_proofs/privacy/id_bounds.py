@@ -484,6 +484,13 @@ def _staircase_floor_arb(ea, flint):
     return 1 / (1 + (ea / 2).exp()) + q / (1 - q)
 
 
+def _cell_value(y1, y2, d, q, flint):
+    r"""Ball of :math:`(1/2 + d + \frac q2 (y_1 - 1)_+^2)/y_2`: the lower bound of :math:`G` on :math:`[y_1, y_2]`."""
+    arb = flint.arb
+    t = max(y1 - 1.0, 0.0)
+    return (arb(0.5) + arb(d) + q / 2 * arb(t) ** 2) / arb(y2)
+
+
 def id_lower_bound(eps, *, Delta=1, digits=15, rtol=1e-4, ks=_KS, max_cells=20000):
     r"""Certified lower bound of :math:`E|Z|` over ID :math:`\varepsilon`-DP noise (Theorem C).
 
@@ -533,9 +540,7 @@ def id_lower_bound(eps, *, Delta=1, digits=15, rtol=1e-4, ks=_KS, max_cells=2000
                 return (0.5 + dfloat(y) + 0.5 * qf * max(y - 1, 0.0) ** 2) / y
 
             def cell_lb(y1, y2):
-                t = max(y1 - 1.0, 0.0)
-                lb = (arb(0.5) + arb(dmax(y2)) + q / 2 * arb(t) ** 2) / arb(y2)
-                return _arb_lower_mpf(lb)
+                return _arb_lower_mpf(_cell_value(y1, y2, dmax(y2), q, flint))
 
             y_lo, y_hi = 0.25 / sq, 8.0 / sq + 1.0
             lb_lo = _arb_lower_mpf(1 / (2 * arb(y_lo)))
