@@ -402,4 +402,11 @@ def test_docs_numbers_are_the_code_numbers():
         assert f"{math.floor(float(ib.asymptotic_ratio_lower(digits=15)) * 1e4) / 1e4:.4f}" in sec
         assert f"{math.floor(float(ib.c_id_lower(digits=15)) * 1e4) / 1e4:.4f}" in sec
         assert f"{math.floor(float(ib.uniform_defect(3, digits=15)) * 1e4) / 1e4:.4f}" in sec
-        assert mp.nstr(ib.staircase_kurtosis(8, digits=15), 3) in sec
+        for eps in (1, 2, 8, 20):
+            assert mp.nstr(ib.staircase_kurtosis(eps, digits=15), 3) in sec
+        for eps, m in ((1, 1), (2, 5), (4, 1)):
+            c = ib.certify_staircase_not_id(eps, digits=15)
+            assert c["m"] == m and f"$w = {mp.nstr(c['w'], 5)}$ ($m = {m}$)" in sec
+        for eps in ("7.2", 8, 16):
+            r = ib.id_lower_bound(eps, digits=12)["ratio"]
+            assert f"{math.floor(float(r) * 1e4) / 1e4:.4f}$ times" in sec

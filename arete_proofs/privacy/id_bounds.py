@@ -183,6 +183,7 @@ __all__ = [
     "asymptotic_ratio_lower",
     "id_lower_bound",
     "gap_table",
+    "gap_markdown",
     "staircase_moment",
     "staircase_kurtosis",
 ]
@@ -600,7 +601,14 @@ def gap_table(eps_list=GAP_EPS, *, digits=12):
 
 
 def gap_markdown(rows):
-    """The docs table of :func:`gap_table` rows (5 significant digits, ratios rounded down)."""
+    r"""The docs table of :func:`gap_table` rows (5 significant digits, ratios rounded down to 4 decimals).
+
+    The last column is the certified :math:`\rho(\varepsilon)` of Corollary C', valid for every
+    larger :math:`\varepsilon` too.
+
+    >>> print(gap_markdown(gap_table((16,), digits=10)).splitlines()[-1].split("|")[-2].strip())
+    1.0360
+    """
     out = ["| ε | ID bound (Theorem C) | all-DP bound (D = 0) | Staircase | ID bound / Staircase |",
            "|---|---|---|---|---|"]
     for r in rows:
