@@ -364,6 +364,56 @@ def test_kurtosis_large():
 
 
 # ---------------------------------------------------------------------------
+# the discrete staircase (Proposition A')
+# ---------------------------------------------------------------------------
+
+def _discrete_pmf_cf(w, D, r, eps, K=400):
+    """Direct sum of p(i) cos(w i) over |i| <= K D (independent of the block closed form)."""
+    q = mp.exp(-mpf(eps))
+
+    def p(i):
+        i = abs(i)
+        k, j = divmod(i, D)
+        return q**k * (1 if j < r else q)
+
+    tot = sum(p(i) for i in range(-K * D, K * D + 1))
+    return sum(p(i) * mp.cos(w * i) for i in range(-K * D, K * D + 1)) / tot
+
+
+@pytest.mark.parametrize("D, r, eps, w", [(1, 1, 2, "0.7"), (3, 2, 1, "2.1"), (5, 1, 3, "0.4"), (4, 4, "0.5", "1.9")])
+def test_discrete_cf_against_direct_sum(D, r, eps, w):
+    with mp.workdps(25):
+        K = int(40 / float(eps)) + 5
+        ref = _discrete_pmf_cf(mpf(w), D, r, eps, K=K)
+        assert mp.almosteq(ib.discrete_staircase_cf(w, D, r, eps, digits=20), ref, 1e-15)
+
+
+def test_discrete_not_id_for_large_r():
+    for D in range(2, 12):
+        for r in range(1, D + 1):
+            with mp.workdps(30):
+                v = ib.discrete_staircase_cf(2 * mp.pi / D, D, r, 2, digits=25)
+                q = mp.exp(-2)
+                N = 2 * (r + q * (D - r)) / (1 - q) - 1
+                assert mp.almosteq(v, mp.sin((2 * r - 1) * mp.pi / D) / (N * mp.sin(mp.pi / D)), 1e-20)
+                if 2 * r - 1 > D:
+                    assert v < 0
+                elif 2 * r - 1 == D:
+                    assert abs(v) < 1e-20
+
+
+def test_discrete_levy_weights_evidence():
+    q = math.exp(-2)
+    c = ib.discrete_levy_weights(1, 1, 2)
+    assert all(abs(x - q**k / k) < 1e-12 for k, x in enumerate(c, 1))   # discrete Laplace: ID
+    assert min(ib.discrete_levy_weights(2, 1, 2)) > -1e-12              # looks ID
+    for D in (3, 5, 10):
+        c = ib.discrete_levy_weights(D, 1, 2)
+        assert min(c) < -1e-4 and c.index(min(c)) + 1 == D + 1          # negative weight at D + 1
+    assert ib.discrete_levy_weights(3, 2, 2) is None                    # phi <= 0 somewhere
+
+
+# ---------------------------------------------------------------------------
 # bad input and the docs section
 # ---------------------------------------------------------------------------
 
@@ -376,6 +426,8 @@ def test_kurtosis_large():
     (lambda: ib.id_lower_bound(0), "eps"),
     (lambda: ib.id_lower_bound(8, rtol=2), "rtol"),
     (lambda: ib.staircase_moment(-1, "0.5", 2), "n"),
+    (lambda: ib.discrete_staircase_cf(1, 3, 4, 2), "r"),
+    (lambda: ib.discrete_levy_weights("2.5", 1, 2), "Delta"),
 ])
 def test_bad_input(call, name):
     with pytest.raises(ValueError, match=name):

@@ -46,8 +46,21 @@ With :math:`x = 1/g`: if :math:`1/g` is not an integer, :math:`\varphi < 0` at
 (Sato, *Lévy processes*, Lemma 7.5), and a real one that is 1 at 0, continuous and without
 zeros is positive. :math:`\square`  :func:`certify_staircase_not_id` evaluates the *full*
 closed form in ``arb`` at that point (an independent check of the simplification) and
-certifies its sign.  The **discrete** staircase is not covered: at :math:`\Delta = 1` it is
-the discrete Laplace law, which *is* ID (a difference of two geometric laws).
+certifies its sign.
+
+**Proposition A' (the discrete staircase, partly).** The discrete staircase on
+:math:`\mathbb Z` (integer :math:`\Delta`, :math:`r \in \{1, \dots, \Delta\}`: weight 1 on
+:math:`0 \le i < r`, :math:`q` on :math:`r \le i < \Delta`, times :math:`q^k` on the
+:math:`k`-th block, mirrored) has (:func:`discrete_staircase_cf`, normalised by
+:math:`N = 2(r + q(\Delta - r))/(1-q) - 1`)
+:math:`\varphi(2\pi/\Delta) = \sin((2r-1)\pi/\Delta)/(N\sin(\pi/\Delta))` for
+:math:`\Delta \ge 2` (at :math:`w = 2\pi/\Delta` the block sum is :math:`S_r(1-q)` and
+:math:`2\operatorname{Re}S_r - 1` is the Dirichlet kernel), so it is **not ID for**
+:math:`r \ge (\Delta+1)/2`.  At :math:`\Delta = 1` it is the discrete Laplace law, which
+*is* ID (a difference of two geometric laws).  Not proved, float64 only
+(:func:`discrete_levy_weights`): :math:`\Delta = 2, r = 1` looks ID (all lattice Lévy
+weights :math:`\ge 0`), :math:`\Delta \ge 3, r = 1` not (a negative weight at
+:math:`\Delta + 1`), and for :math:`r \ge 2` the characteristic function has negative values.
 
 **Proposition B (attainment).** Let :math:`\mathcal C` be the ID laws that are
 :math:`\varepsilon`-DP (:math:`\mu(A) \le e^\varepsilon\mu(A+s)`, all Borel :math:`A`,
@@ -185,10 +198,24 @@ __all__ = [
     "gap_table",
     "gap_markdown",
     "staircase_moment",
+    "discrete_staircase_cf",
+    "discrete_levy_weights",
     "staircase_kurtosis",
 ]
 
 _KS = (2, 3, 4, 5)
+
+
+def _integer(value, name, lo, hi=None):
+    """``value`` as an ``int`` in ``[lo, hi]``, else a ValueError naming ``name``."""
+    try:
+        v = Fraction(value) if not isinstance(value, float) or math.isfinite(value) else None
+    except (ValueError, TypeError):
+        v = None
+    if v is None or isinstance(value, bool) or v.denominator != 1 or v < lo or (hi is not None and v > hi):
+        rng = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
+        raise ValueError(f"{name} must be an integer {rng}, got {value!r}")
+    return int(v)
 
 
 def _gamma(gamma, name="gamma"):
@@ -249,7 +276,8 @@ def staircase_cf_odd(m, gamma, eps, *, digits=None):
     >>> abs(staircase_cf_odd(1, "0.5", 3, digits=20)) < 1e-25
     True
     """
-    if int(m) != m or m % 2 != 1 or m < 1:
+    m = _integer(m, "m", 1)
+    if m % 2 != 1:
         raise ValueError(f"m must be an odd positive integer, got {m!r}")
     d = resolve_digits(digits)
     with mp.workdps(d + GUARD_DIGITS):
@@ -427,9 +455,7 @@ def uniform_defect(k, *, digits=20):
     >>> 0.0360 < d2 < 0.0361 and 0.0372 < d3 < 0.0373    # k = 3 is the best k
     True
     """
-    if int(k) != k or k < 2:
-        raise ValueError(f"k must be an integer >= 2, got {k!r}")
-    k = int(k)
+    k = _integer(k, "k", 2)
     d = resolve_digits(digits)
     with mp.workdps(d + GUARD_DIGITS):
         w = mp.pi / k
@@ -515,9 +541,7 @@ def id_lower_bound(eps, *, Delta=1, digits=15, rtol=1e-4, ks=_KS, max_cells=2000
         Dl = positive(Delta, "Delta")
         if not 0 < rtol < 1:
             raise ValueError(f"rtol must be in (0, 1), got {rtol!r}")
-        for k in ks:
-            if int(k) != k or k < 2:
-                raise ValueError(f"ks must hold integers >= 2, got {ks!r}")
+        ks = tuple(_integer(k, "ks", 2) for k in ks)
         flint = _flint()
         old = flint.ctx.prec
         try:
@@ -631,9 +655,7 @@ def staircase_moment(n, gamma, eps, *, digits=None):
     >>> mp.almosteq(staircase_moment(2, "0.3", 2, digits=20), staircase.var("0.3", 1, 2, digits=20))
     True
     """
-    if int(n) != n or n < 0:
-        raise ValueError(f"n must be a nonnegative integer, got {n!r}")
-    n = int(n)
+    n = _integer(n, "n", 0)
     d = resolve_digits(digits)
     with mp.workdps(d + GUARD_DIGITS):
         g = _gamma(gamma)
@@ -658,3 +680,70 @@ def staircase_kurtosis(eps, gamma=None, *, digits=None):
         e = positive(eps, "eps")
         g = _gamma_opt(e) if gamma is None else _gamma(gamma)
         return +(staircase_moment(4, g, e, digits=d) / staircase_moment(2, g, e, digits=d) ** 2)
+
+
+# ---------------------------------------------------------------------------
+# the discrete staircase (Proposition A')
+# ---------------------------------------------------------------------------
+
+def _discrete_args(Delta, r):
+    D = _integer(Delta, "Delta", 1)
+    return D, _integer(r, "r", 1, D)
+
+
+def discrete_staircase_cf(w, Delta, r, eps, *, digits=None):
+    r"""Characteristic function of the discrete staircase on :math:`\mathbb Z` (Proposition A').
+
+    .. math::
+
+        \varphi(w) = \frac{2\operatorname{Re}\big(B/(1 - qe^{iw\Delta})\big) - 1}{N},\quad
+        B = S_r + q(S_\Delta - S_r),\ S_n = \sum_{j<n} e^{iwj},\
+        N = \frac{2(r + q(\Delta - r))}{1-q} - 1.
+
+    >>> from mpmath import mp
+    >>> # phi(2 pi / Delta) = sin((2r - 1) pi / Delta) / (N sin(pi / Delta)): negative for r > (Delta + 1)/2
+    >>> D, r, e = 5, 4, 2
+    >>> q = mp.exp(-e); N = 2 * (r + q * (D - r)) / (1 - q) - 1
+    >>> mp.almosteq(discrete_staircase_cf(2 * mp.pi / D, D, r, e), mp.sin(7 * mp.pi / 5) / (N * mp.sin(mp.pi / 5)))
+    True
+    """
+    D, r = _discrete_args(Delta, r)
+    d = resolve_digits(digits)
+    with mp.workdps(d + GUARD_DIGITS):
+        w = real(w, "w")
+        q = mp.exp(-positive(eps, "eps"))
+
+        def S(n):
+            return mp.fsum(mp.expj(w * j) for j in range(n))
+
+        B = S(r) + q * (S(D) - S(r))
+        N = 2 * (r + q * (D - r)) / (1 - q) - 1
+        return +((2 * mp.re(B / (1 - q * mp.expj(w * D))) - 1) / N)
+
+
+def discrete_levy_weights(Delta, r, eps, *, n=64, grid=2**14):
+    r"""Float64 lattice Lévy weights :math:`c_k = \frac{1}{2\pi}\int_0^{2\pi} \ln\varphi(w)\,e^{-iwk}\,dw`, :math:`k = 1..n`.
+
+    A symmetric law on :math:`\mathbb Z` with :math:`\varphi > 0` is compound Poisson with
+    jump weights :math:`c_k` when they are all :math:`\ge 0`.  An FFT on ``grid`` points,
+    not certified (Proposition A' uses it only as evidence).  ``None`` if
+    :math:`\varphi \le 0` somewhere on the grid.
+
+    >>> c = discrete_levy_weights(1, 1, 2)      # discrete Laplace: c_k = q^k / k
+    >>> all(abs(x - math.exp(-2 * k) / k) < 1e-12 for k, x in enumerate(c[:10], 1))
+    True
+    """
+    import numpy as np
+
+    D, r = _discrete_args(Delta, r)
+    q = math.exp(-float(positive(eps, "eps")))
+    w = 2 * np.pi * np.arange(grid) / grid
+    j = np.arange(D)
+    E = np.exp(1j * np.outer(w, j))
+    B = E[:, :r].sum(axis=1) + q * E[:, r:].sum(axis=1)
+    N = 2 * (r + q * (D - r)) / (1 - q) - 1
+    phi = (2 * np.real(B / (1 - q * np.exp(1j * w * D))) - 1) / N
+    if phi.min() <= 0:
+        return None
+    c = np.fft.fft(np.log(phi)).real / grid
+    return [float(x) for x in c[1:n + 1]]
