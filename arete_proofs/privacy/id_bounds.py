@@ -89,8 +89,8 @@ is a staircase.  With that uniqueness, A + B would give a strict gap at every
 
     G(y) = \frac{1/2 + D(y) + \tfrac q2 (y-1)_+^2}{y},
 
-where :math:`D(y) \ge 0` is the least :math:`D` with, for some (every) :math:`k \ge 2`,
-:math:`P = qy`, :math:`w = \pi/k`,
+where :math:`D(y) = \max_k D_k(y)` (the code takes :math:`k = 2, \dots, 5`) and
+:math:`D_k(y)` is the least :math:`D \ge 0` with, for :math:`P = qy`, :math:`w = \pi/k`,
 
 .. math::
 
@@ -115,16 +115,17 @@ at :math:`\pi`) and :math:`\operatorname{Re}\varphi_X(w) \ge \frac{\sin w}{w} - 
 \min(p_b, 2\rho k/\pi)`.  (4) For ID laws :math:`|\varphi(kw)| \ge |\varphi(w)|^{k^2}`: by
 Lévy-Khintchine :math:`-\ln|\varphi(w)| = \sigma^2w^2/2 + \int(1 - \cos wx)\,\nu(dx)` and
 :math:`1 - \cos k\theta \le k^2(1 - \cos\theta)` (:math:`|\sin k\alpha| \le k|\sin\alpha|`).
-With :math:`kw = \pi` this is the displayed condition (both sides are monotone in
-:math:`p_b \le P`, :math:`\rho \le q`).  (5) :math:`E|Z| = E|X|/y`; let :math:`\delta \to 0`.
+With :math:`kw = \pi` this is the displayed condition, for every :math:`k` (both sides
+are monotone in :math:`p_b \le P` and :math:`\rho \le q`, and the left side minus the right
+side increases with :math:`D`), so :math:`D \ge D_k(y)` for every :math:`k`.  (5) :math:`E|Z| = E|X|/y`; let :math:`\delta \to 0`.
 :math:`\square`  Dropping :math:`D` (:math:`D = 0`) leaves a bound valid for *every* DP noise,
 which the tests check stays below the Staircase.  :func:`id_lower_bound` certifies
 :math:`\inf G` by branch and bound over :math:`y` in ``arb`` (:math:`D(y)` is nonincreasing
 in :math:`y`, so a cell :math:`[y_1, y_2]` has :math:`G \ge (1/2 + D(y_2) +
 \frac q2(y_1-1)_+^2)/y_2`).
 
-**Corollary C' (every** :math:`\varepsilon \ge 7.2` **).** The certified ratio
-:math:`\rho(\varepsilon) = \inf G / E|SC_{\gamma^*}|` is nondecreasing in
+**Corollary C' (a gap for every eps >= 7.2).** The ratio
+:math:`R(\varepsilon) = \inf G / E|SC_{\gamma^*}|` is nondecreasing in
 :math:`\varepsilon`, so for every :math:`\varepsilon \ge 7.2`, every :math:`\Delta > 0` and
 every ID :math:`\varepsilon`-DP noise, :math:`E|Z| \ge 1.0011\,E|SC_{\gamma^*}|`
 (:math:`\ge 1.0125` times it for :math:`\varepsilon \ge 8`, :math:`1.0272` for
@@ -135,7 +136,9 @@ every ID :math:`\varepsilon`-DP noise, :math:`E|Z| \ge 1.0011\,E|SC_{\gamma^*}|`
 :math:`D(P, q)` is nonincreasing in :math:`P` and in :math:`q` (the condition's left side
 grows and its right side shrinks with both), and :math:`P = m\sqrt q` grows with :math:`q`;
 so :math:`H(m; q)` and :math:`1 - q` are nonincreasing in :math:`q`, and
-:math:`\rho = (1-q)\inf_m H(m; q)` is nondecreasing in :math:`\varepsilon`. :math:`\square`
+:math:`R = (1-q)\inf_m H(m; q)` is nondecreasing in :math:`\varepsilon`; a certified
+lower bound of :math:`R(\varepsilon_0)` bounds :math:`R(\varepsilon)` for every
+:math:`\varepsilon \ge \varepsilon_0`. :math:`\square`
 
 **Corollary D (the gap does not close).** :math:`c_{ID} = \inf\{E|X|\,
 \operatorname{ess\,sup} f_X : X \text{ ID}\} \ge \frac14 + \frac{D^*}2` with :math:`D^*`
@@ -148,10 +151,18 @@ the largest over :math:`k` of the least root of :math:`\pi D = (\frac{\sin w}{w}
     \liminf_{\varepsilon\to\infty}
     \frac{\min_{\mathcal C} E|Z|}{E|SC_{\gamma^*}|} \ge 2\sqrt{c_{ID}} \ge \sqrt{1 + 2D^*} > 1.036.
 
-*Proof.* :math:`E|SC_{\gamma^*}| = \gamma_1 + q/(1-q) \sim \sqrt q`.  C with
-:math:`q \to 0` at fixed :math:`y\sqrt q` gives :math:`\inf G \ge \sqrt q\,\min_{m>0}
-((1/2 + D^*)/m + m/2)(1 + o(1)) = \sqrt q\sqrt{1 + 2D^*}(1 + o(1))` (the terms in
-:math:`P = qy = O(\sqrt q)` vanish). :math:`\square`
+*Proof.* :math:`c_{ID}`: C without the DP floor (:math:`q = 0`; only the density bound
+:math:`M` is used).  The limit: :math:`E|SC_{\gamma^*}| = \sqrt q/(1-q)`.  In the variables
+of C', :math:`\inf G/\sqrt q = \inf_m H(m; q)`.  For :math:`m \le K`, :math:`P \le K\sqrt q
+\to 0`, and the least root is lower semicontinuous at :math:`(P, q) = (0, 0)` (the
+condition is continuous and strictly monotone in :math:`D`), so :math:`D \ge D^* - \eta`
+for small :math:`q`; for :math:`m > K`, :math:`H \ge (m-\sqrt q)^2/(2m) \ge K/3`.  Hence
+:math:`\liminf \inf_m H \ge \min_m ((1/2 + D^*)/m + m/2) = \sqrt{1 + 2D^*}`. :math:`\square`
+The middle inequality :math:`\ge 2\sqrt{c_{ID}}` is a *sketch* (not used for the number):
+the optimal laws rescaled by :math:`\sqrt q` converge (tightness) to an ID law with density
+:math:`\le m` while the floor contributes :math:`m`, so the ratio is
+:math:`\ge c_{ID}/m + m \ge 2\sqrt{c_{ID}}`.  Corollary C' gives the non-asymptotic
+:math:`R(\varepsilon) \ge 1.0364` for every :math:`\varepsilon \ge 30`.
 
 **Tried, without a bound: kurtosis.** ID laws with a fourth moment have kurtosis
 :math:`\ge 3` (the fourth cumulant is :math:`\int x^4\nu(dx) \ge 0`).  The hope was that the
