@@ -247,6 +247,51 @@ def test_perturbation_step_on_explicit_laws():
                for law in _piecewise_laws())
 
 
+def _floor_laws():
+    """Densities <= 1/2 of Theorem C's form: a uniform core on [-c, c] with mass moved out,
+    plus the DP floor q/2 on [x0 - y, x0 + y] minus [-1, 1] (c = 1 - floor mass)."""
+    laws = []
+    for q in (0.0, 0.01, 0.05):
+        for y in (3.0, 8.0):
+            for x0 in (0.0, 0.7):
+                lo, hi = x0 - y, x0 + y
+                floor = [(lo, -1.0, q / 2), (1.0, hi, q / 2)]
+                pb = q / 2 * ((-1.0 - lo) + (hi - 1.0))
+                c = 1 - pb
+                for cut in (0.0, 0.05, 0.3):
+                    for shift in (0.02, 0.5, 2.0):
+                        hh = 0.5 - q / 2
+                        L = cut * 0.5 / hh
+                        core = [(-c, c - cut, 0.5), (c + shift, c + shift + L, hh)]
+                        laws.append((core + floor, q, pb, c, floor))
+    return laws
+
+
+def _floor_margins(at_pi=False, plain_sinc=False):
+    worst = 10.0
+    for law, q, pb, c, floor in _floor_laws():
+        assert abs(sum(h * (b - a) for a, b, h in law) - 1) < 1e-12
+        Db = sum(h * ((b * abs(b) - a * abs(a)) / 2 - (b - a)) for a, b, h in floor)   # int h (|x| - 1)
+        D = _mean_abs_pw(law) - 0.5 - pb**2 / 2 - Db
+        assert D >= -1e-12
+        w0 = math.pi if at_pi else math.pi / c
+        worst = min(worst, math.pi / c * D + min(pb, 2 * q * c / math.pi) - abs(_cf_pw(law, w0)))
+        for k in (2, 3, 4):
+            w = math.pi / k
+            s_k = math.sin(w) / w
+            base = (s_k if plain_sinc else c * s_k) - w / c * D - min(pb, 2 * q * k * c / math.pi)
+            worst = min(worst, _cf_pw(law, w / c).real - base)
+    return worst
+
+
+def test_step3_with_the_dp_floor():
+    """Theorem C (2)-(3) on explicit laws with a floor (step (3) does not use ID)."""
+    assert _floor_margins() > -1e-12
+    # broken variants: the frequency pi instead of pi/c, or the core's mass c left out
+    assert _floor_margins(at_pi=True) < -1e-6
+    assert _floor_margins(plain_sinc=True) < -1e-6
+
+
 def _log_root(k):
     """Least root of pi D = (s - w D)^(k^2) by bisection on the log form (independent of findroot)."""
     w = math.pi / k
@@ -305,9 +350,9 @@ def test_broken_tail_coefficient_is_caught(monkeypatch):
 
 
 def test_id_bound_values_and_monotone():
-    rows = {str(e): ib.id_lower_bound(e, digits=12) for e in ("7", "7.2", 8, 10, 16, 30)}
-    assert rows["7"]["ratio"] < 1 < rows["7.2"]["ratio"]
-    ratios = [rows[k]["ratio"] for k in ("7", "7.2", "8", "10", "16", "30")]
+    rows = {str(e): ib.id_lower_bound(e, digits=12) for e in ("7", "7.1", 8, 10, 16, 30)}
+    assert rows["7"]["ratio"] < 1 < rows["7.1"]["ratio"]
+    ratios = [rows[k]["ratio"] for k in ("7", "7.1", "8", "10", "16", "30")]
     assert ratios == sorted(ratios)          # Corollary C': nondecreasing in eps
     assert ratios[-1] <= ib.asymptotic_ratio_lower(digits=12) * (1 + 1e-4)
     # staircase floor: sqrt(q)/(1-q)
@@ -459,6 +504,6 @@ def test_docs_numbers_are_the_code_numbers():
         for eps, m in ((1, 1), (2, 5), (4, 1)):
             c = ib.certify_staircase_not_id(eps, digits=15)
             assert c["m"] == m and f"$w = {mp.nstr(c['w'], 5)}$ ($m = {m}$)" in sec
-        for eps in ("7.2", 8, 16):
+        for eps in ("7.1", 8, 16):
             r = ib.id_lower_bound(eps, digits=12)["ratio"]
             assert f"{math.floor(float(r) * 1e4) / 1e4:.4f}$ times" in sec

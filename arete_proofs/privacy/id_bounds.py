@@ -79,7 +79,7 @@ reaches the Staircase's :math:`E|Z|` at some :math:`\varepsilon` iff some
 :math:`E|Z|`-optimal DP law is ID.  Geng and Viswanath prove that the infimum over all DP
 noise is attained *within* the staircase family; they do not state that every optimal law
 is a staircase.  With that uniqueness, A + B would give a strict gap at every
-:math:`\varepsilon`; without it, C' below gives one for :math:`\varepsilon \ge 7.2`.
+:math:`\varepsilon`; without it, C' below gives one for :math:`\varepsilon \ge 7.1`.
 
 **Theorem C (a certified gap).** Let :math:`Z` be ID and :math:`\varepsilon`-DP
 (:math:`\Delta = 1`), with density :math:`f`, :math:`M = \operatorname{ess\,sup} f`,
@@ -90,45 +90,52 @@ is a staircase.  With that uniqueness, A + B would give a strict gap at every
     G(y) = \frac{1/2 + D(y) + \tfrac q2 (y-1)_+^2}{y},
 
 where :math:`D(y) = \max_k D_k(y)` (the code takes :math:`k = 2, \dots, 5`) and
-:math:`D_k(y)` is the least :math:`D \ge 0` with, for :math:`P = qy`, :math:`w = \pi/k`,
+:math:`D_k(y)` is the least :math:`D \ge 0` with, for :math:`P = qy < 1`, :math:`c = 1 - P`,
+:math:`w = \pi/k` (:math:`D_k = 0` when :math:`P \ge 1`),
 
 .. math::
 
-    \pi D + P + \min(P, \tfrac{2q}{\pi}) \;\ge\;
-    \Big(\frac{\sin w}{w} - wD - P\cos w - \min(P, \tfrac{2qk}{\pi})\Big)_+^{k^2}.
+    \frac{\pi}{c} D + \min(P, \tfrac{2q}{\pi}) \;\ge\;
+    \Big(c\,\frac{\sin w}{w} - \frac{w}{c} D - \min(P, \tfrac{2qk}{\pi})\Big)_+^{k^2}.
 
 *Proof.* (1) If :math:`f(x_0) > M - \delta` at a Lebesgue point, DP gives
 :math:`\mu([t-h, t+h]) \ge q\mu([x_0-h, x_0+h])` for :math:`|t - x_0| \le 1`, so
 :math:`f \ge q(M - \delta)` a.e. on :math:`J = [x_0-1, x_0+1]`.  (2) Let :math:`X = 2MZ`
-(density :math:`\le 1/2`, ID) and :math:`u = \frac12 1_{[-1,1]}` (uniform, :math:`E|U| = 1/2`).
-Write :math:`f_X = u - h_1 + h_2` with :math:`h_1 = u - f_X \ge 0` on :math:`[-1,1]` and
-:math:`h_2 = f_X` outside; both have mass :math:`p`, and
-:math:`E|X| - \frac12 = \int h_1(1-|x|) + \int h_2(|x|-1)`.  Split
-:math:`h_2 = h_{2a} + h_{2b}`, :math:`h_{2b} = \frac\rho2 1_{2MJ \setminus [-1,1]}`
-(:math:`\rho = q(1-\delta/M)`), of mass :math:`p_b \le qy`, with
-:math:`D_b = \int h_{2b}(|x|-1) \ge \frac\rho2 (y-1)_+^2` (the interval of length :math:`2y`
-minimising it is centred) and :math:`D = E|X| - \frac12 - D_b \ge 0`.  (3) Writing
-:math:`e^{i\pi x} = -1 + (e^{i\pi x} - e^{i\pi\,\mathrm{sgn}\,x})` and
-:math:`\cos wx = \cos w + (\cos w|x| - \cos w)`, with :math:`|\int_a^b e^{i\pi x}dx| \le 2/\pi`:
-:math:`|\varphi_X(\pi)| \le \pi D + p_b + \min(p_b, 2\rho/\pi)` (the uniform part vanishes
-at :math:`\pi`) and :math:`\operatorname{Re}\varphi_X(w) \ge \frac{\sin w}{w} - wD - p_b\cos w -
-\min(p_b, 2\rho k/\pi)`.  (4) For ID laws :math:`|\varphi(kw)| \ge |\varphi(w)|^{k^2}`: by
+(density :math:`\le 1/2`, ID).  On :math:`2MJ` (length :math:`2y`) :math:`f_X \ge \rho/2`,
+:math:`\rho = q(1-\delta/M)`; let :math:`h_b = \frac\rho2 1_{2MJ\setminus[-1,1]}`, of mass
+:math:`p_b \le \rho y \le P`, and :math:`c = 1 - p_b`.  Compare with the uniform part
+:math:`u = \frac12 1_{[-c,c]}` (mass :math:`c`): :math:`f_X = u - h_1 + h_a + h_b` with
+:math:`h_1 = u - f_X \ge 0` on :math:`[-c, c]`, :math:`h_a + h_b = f_X` outside, and
+:math:`h_a, h_1` of equal mass.  Then :math:`E|X| = \frac{c^2}2 + D + \int|x|h_b =
+\frac12 + \frac{p_b^2}2 + D + D_b`, with :math:`D = \int h_1(c-|x|) + \int h_a(|x|-c) \ge 0`
+and :math:`D_b = \int h_b(|x|-1) \ge \frac\rho2 (y-1)_+^2` (the interval of length
+:math:`2y` minimising it is centred).  (3) At :math:`w_0 = \pi/c` the uniform part vanishes;
+writing :math:`e^{iw_0x} = e^{iw_0c\,\mathrm{sgn}\,x} + (\dots)` with
+:math:`e^{\pm i\pi} = -1` and equal masses, :math:`|\int(h_a - h_1)e^{iw_0x}| \le w_0D`;
+and :math:`|\int h_b e^{iw_0x}| \le \min(p_b, 2\rho/w_0)` (:math:`|\int_a^b e^{iwx}dx| \le
+2/w`, two intervals).  So :math:`|\varphi_X(\pi/c)| \le \frac\pi c D + \min(p_b, 2\rho c/\pi)`.
+Likewise, with :math:`\cos wx = \cos wc + (\cos w|x| - \cos wc)`,
+:math:`\operatorname{Re}\varphi_X(\pi/(kc)) \ge c\frac{\sin w}{w} - \frac wc D -
+\min(p_b, 2\rho kc/\pi)`, :math:`w = \pi/k`.  (4) For ID laws :math:`|\varphi(kw)| \ge |\varphi(w)|^{k^2}`: by
 Lévy-Khintchine :math:`-\ln|\varphi(w)| = \sigma^2w^2/2 + \int(1 - \cos wx)\,\nu(dx)` and
 :math:`1 - \cos k\theta \le k^2(1 - \cos\theta)` (:math:`|\sin k\alpha| \le k|\sin\alpha|`).
-With :math:`kw = \pi` this is the displayed condition, for every :math:`k` (both sides
-are monotone in :math:`p_b \le P` and :math:`\rho \le q`, and the left side minus the right
-side increases with :math:`D`), so :math:`D \ge D_k(y)` for every :math:`k`.  (5) :math:`E|Z| = E|X|/y`; let :math:`\delta \to 0`.
+At the pair :math:`\pi/(kc), \pi/c` this is the displayed condition with :math:`p_b, \rho,
+c` in place of :math:`P, q, 1 - P`; the left side grows and the right side shrinks as
+:math:`p_b \uparrow P`, :math:`\rho \uparrow q` (so :math:`c \downarrow 1 - P`), and the left
+minus the right side increases with :math:`D`, so :math:`D \ge D_k(y)` for every
+:math:`k`.  (5) :math:`E|Z| = E|X|/y \ge (1/2 + D_k(y) + \frac\rho2(y-1)_+^2)/y`; let
+:math:`\delta \to 0`.
 :math:`\square`  Dropping :math:`D` (:math:`D = 0`) leaves a bound valid for *every* DP noise,
 which the tests check stays below the Staircase.  :func:`id_lower_bound` certifies
 :math:`\inf G` by branch and bound over :math:`y` in ``arb`` (:math:`D(y)` is nonincreasing
 in :math:`y`, so a cell :math:`[y_1, y_2]` has :math:`G \ge (1/2 + D(y_2) +
 \frac q2(y_1-1)_+^2)/y_2`).
 
-**Corollary C' (a gap for every eps >= 7.2).** The ratio
+**Corollary C' (a gap for every eps >= 7.1).** The ratio
 :math:`R(\varepsilon) = \inf G / E|SC_{\gamma^*}|` is nondecreasing in
-:math:`\varepsilon`, so for every :math:`\varepsilon \ge 7.2`, every :math:`\Delta > 0` and
-every ID :math:`\varepsilon`-DP noise, :math:`E|Z| \ge 1.0011\,E|SC_{\gamma^*}|`
-(:math:`\ge 1.0125` times it for :math:`\varepsilon \ge 8`, :math:`1.0272` for
+:math:`\varepsilon`, so for every :math:`\varepsilon \ge 7.1`, every :math:`\Delta > 0` and
+every ID :math:`\varepsilon`-DP noise, :math:`E|Z| \ge 1.0017\,E|SC_{\gamma^*}|`
+(:math:`\ge 1.0140` times it for :math:`\varepsilon \ge 8`, :math:`1.0278` for
 :math:`\varepsilon \ge 10`, :math:`1.0360` for :math:`\varepsilon \ge 16`; :func:`gap_table`).
 *Proof.* :math:`E|SC_{\gamma^*}| = \gamma_1 + q/(1-q) = \sqrt q/(1-q)` (with
 :math:`\gamma_1 = \sqrt q/(1+\sqrt q)`).  Put :math:`y = m/\sqrt q`:
@@ -406,10 +413,13 @@ def certify_staircase_not_id(eps, gamma=None, *, digits=30):
 # ---------------------------------------------------------------------------
 
 def _cond_float(D, P, q, k):
-    """``lhs - rhs`` of Theorem C's condition in floats (increasing in ``D``)."""
+    """``lhs - rhs`` of Theorem C's condition in floats (increasing in ``D``); ``c = 1 - P``."""
+    c = 1.0 - P
+    if c <= 0:
+        return 1.0
     w = math.pi / k
-    lhs = math.pi * D + P + min(P, 2 * q / math.pi)
-    base = math.sin(w) / w - w * D - P * math.cos(w) - min(P, 2 * q * k / math.pi)
+    lhs = math.pi / c * D + min(P, 2 * q / math.pi)
+    base = c * math.sin(w) / w - w / c * D - min(P, 2 * q * k / math.pi)
     return lhs - max(base, 0.0) ** (k * k)
 
 
@@ -432,10 +442,13 @@ def _cond_arb(D, P, q, k, flint, pf, qf):
     arb = flint.arb
     pi = arb.pi()
     w = pi / k
+    c = 1 - P
+    if not c > 0:
+        return None
     m1 = P if pf <= 2 * qf / math.pi else 2 * q / pi
     m2 = P if pf <= 2 * qf * k / math.pi else 2 * q * k / pi
-    lhs = pi * D + P + m1
-    base = w.sin() / w - w * D - P * w.cos() - m2
+    lhs = pi / c * D + m1
+    base = c * w.sin() / w - w / c * D - m2
     if not base > 0:
         return None
     return lhs - base ** (k * k)
@@ -616,7 +629,7 @@ def id_lower_bound(eps, *, Delta=1, digits=15, rtol=1e-4, ks=_KS, max_cells=2000
 
 
 #: The epsilons of the docs table (docs/beyond.md, "A lower bound for the ID class").
-GAP_EPS = (4, 6, 7, "7.2", 8, 9, 10, 12, 14, 16, 20, 30)
+GAP_EPS = (4, 6, 7, "7.1", 8, 9, 10, 12, 14, 16, 20, 30)
 
 
 def gap_table(eps_list=GAP_EPS, *, digits=12):
