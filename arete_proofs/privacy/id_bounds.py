@@ -76,9 +76,9 @@ and the inequality extends from finite unions of intervals to Borel sets.  (iii)
 under weak limits (Sato, Lemma 7.8).  (iv) :math:`E|Z|` is lower semicontinuous and
 :math:`P(|Z| > R) \le E|Z|/R` gives tightness (Prokhorov). :math:`\square`  So the ID class
 reaches the Staircase's :math:`E|Z|` at some :math:`\varepsilon` iff some
-:math:`E|Z|`-optimal DP law is ID.  Geng and Viswanath prove that the infimum over all DP
-noise is attained *within* the staircase family; they do not state that every optimal law
-is a staircase.  With that uniqueness, A + B would give a strict gap at every
+:math:`E|Z|`-optimal DP law is ID.  Geng and Viswanath's theorem (as read from its
+statement and abstract) is that the infimum over all DP noise is attained *within* the
+staircase family; it does not claim that every optimal law is a staircase.  With that uniqueness, A + B would give a strict gap at every
 :math:`\varepsilon`; without it, C' below gives one for :math:`\varepsilon \ge 7.1`.
 
 **Theorem C (a certified gap).** Let :math:`Z` be ID and :math:`\varepsilon`-DP
