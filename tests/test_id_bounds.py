@@ -355,9 +355,11 @@ def test_id_bound_values_and_monotone():
     ratios = [rows[k]["ratio"] for k in ("7", "7.1", "8", "10", "16", "30")]
     assert ratios == sorted(ratios)          # Corollary C': nondecreasing in eps
     assert ratios[-1] <= ib.asymptotic_ratio_lower(digits=12) * (1 + 1e-4)
-    # staircase floor: sqrt(q)/(1-q)
+    # staircase floor: sqrt(q)/(1-q), and the library's E|X| at its optimal gamma (Lemma 27)
     q = mp.exp(-8)
     assert mp.almosteq(rows["8"]["staircase"], mp.sqrt(q) / (1 - q), 1e-12)
+    g8 = staircase.gamma_mean_abs(8, digits=20)
+    assert mp.almosteq(rows["8"]["staircase"], staircase.mean_abs(g8, 1, 8, digits=20), 1e-12)
 
 
 def test_id_bound_below_known_id_noise():
