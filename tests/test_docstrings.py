@@ -49,6 +49,7 @@ MODULES = [
     "privacy.composition",
     "privacy.tight_gauss",
     "privacy.optimize_gauss",
+    "privacy.id_bounds",
     "mechanisms.sampling",
     "mechanisms.noise",
     "mechanisms.shares",
