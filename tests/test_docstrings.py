@@ -61,6 +61,7 @@ MODULES = [
     "certified.gauss",
     "certified.region",
     "certified.region_map",
+    "certified.rates_region",
     "walkthrough.region",
     "walkthrough.composition",
     "walkthrough.beyond",
