@@ -26,7 +26,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .registry import REGISTRY, cD
-from .symbols import D_Gamma, D_u, Delta, c_L, eps, f_A, h, t, theta
+from .symbols import D_Gamma, D_u, Delta, a, c_L, eps, f_A, h, t, theta
 
 __all__ = ["FALSE", "TRUE", "ALL", "NAMED", "variants"]
 
@@ -85,6 +85,12 @@ FALSE = [
     _m("19-eq10-480", "lemma-19", "eq-10", "refuted", "48 -> 480", lhs=_b("lemma-19", "eq-10").lhs * 10),
     _m("15-flip-shift", "lemma-15", "lower", "refuted", "f_A(t + Delta) -> f_A(t - Delta)",
        rhs=f_A(t - Delta, *_b("lemma-15", "lower").rhs.args[1:])),
+    # false only on a face of the hypothesis region or at a domain end (issue 26.4): the
+    # interior search misses them, the face stage and the domain end Delta = 1e4 refute them
+    _m("26-face", "lemma-26", "privacy", "refuted", "e^{eps} -> e^{eps} e^{-1e7 max(0, |a|/Delta - 1 + 1e-6)}",
+       rhs=sp.exp(eps) * sp.exp(-10**7 * sp.Max(0, sp.Abs(a) / Delta - 1 + sp.Rational(1, 10**6)))),
+    _m("26-large-Delta", "lemma-26", "privacy", "refuted", "e^{eps} -> e^{eps (1 - max(0, Delta - 5000)/(2 Delta))}",
+       rhs=sp.exp(eps * (1 - sp.Max(0, Delta - 5000) / (2 * Delta)))),
 ]
 
 
