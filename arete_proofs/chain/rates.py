@@ -42,7 +42,7 @@ from . import grids
 from .symbols import Delta, a, alpha, eps, lam, t, theta
 
 __all__ = ["RateRule", "RULES", "C_RATE", "CHAIN_FACTOR", "ALPHA_CAP", "K_MEAN", "K_VAR",
-           "K_MEAN_INF", "K_VAR_INF", "grid", "rate_table", "table_markdown", "TABLE_EPS"]
+           "K_MEAN_INF", "K_VAR_INF", "grid", "rate_table", "table_markdown", "TABLE_EPS", "plot_rates"]
 
 R = sp.Rational
 
@@ -181,3 +181,49 @@ def table_markdown(eps_values=TABLE_EPS, *, digits=4) -> str:
                                "rate_var", "sc_var")]
         lines.append(f"| {r['eps']} | " + " | ".join(mp.nstr(v, digits) for v in vals) + " |")
     return "\n".join(lines)
+
+
+def plot_rates(optimised=None, eps_values=tuple(range(11, 41)), *, pyplot=False):
+    r"""The figure of docs/rates.md (Lemma 3 with rates): :math:`E|Z|` and :math:`\operatorname{Var} Z`
+    against :math:`\varepsilon` (log scale) at :math:`\Delta = 1` for Lemma 3's parameters (its bounds
+    :math:`2\alpha\theta+\lambda` and the exact variance), the rules ``mean_abs`` and ``variance``
+    (exact values and the proved :math:`K_1 e^{-\varepsilon/2}`, :math:`K_2 e^{-2\varepsilon/3}`), the
+    optimiser's rows (``optimised``: ``[(eps, mean_abs, variance)]``, e.g. from the committed
+    ``docs/data/beyond.json``) and the Staircase, the floor of every :math:`\varepsilon`-DP noise.
+    Returns the matplotlib figure (``pyplot=True``: through ``matplotlib.pyplot``, for the docs'
+    plot directive).
+
+    >>> rows = rate_table([12, 20])
+    >>> all(r["sc_mean"] < r["rate_mean"] < r["paper_mean_bound"] for r in rows)   # the order the plot shows
+    True
+    """
+    import matplotlib
+
+    if pyplot:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(10, 4))
+    else:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(10, 4))
+    rows = rate_table(eps_values, digits=6)
+    xs = [r["eps"] for r in rows]
+    ax1, ax2 = fig.subplots(1, 2)
+    ax1.semilogy(xs, [float(r["paper_mean_bound"]) for r in rows], "C3--", label="Lemma 3: 2 alpha theta + lam")
+    ax1.semilogy(xs, [float(r["rate_mean_bound"]) for r in rows], "C0:", label="mean_abs: K_1 e^{-eps/2} (proved)")
+    ax1.semilogy(xs, [float(r["rate_mean"]) for r in rows], "C0-", label="mean_abs: exact E|Z|")
+    ax2.semilogy(xs, [float(r["paper_var"]) for r in rows], "C3--", label="Lemma 3: Var Z")
+    ax2.semilogy(xs, [float(r["rate_var"]) for r in rows], "C0-", label="variance: Var Z = K_2 e^{-2eps/3}")
+    if optimised:
+        pts = [p for p in optimised if xs[0] <= p[0] <= xs[-1]]
+        ax1.semilogy([p[0] for p in pts], [p[1] for p in pts], "C2o", ms=4, label="optimiser (min E|Z|)")
+        ax2.semilogy([p[0] for p in pts], [p[2] for p in pts], "C2o", ms=4, label="optimiser's rows (their Var)")
+    ax1.semilogy(xs, [float(r["sc_mean"]) for r in rows], "k-", lw=0.8, label="Staircase (floor)")
+    ax2.semilogy(xs, [float(r["sc_var"]) for r in rows], "k-", lw=0.8, label="Staircase (floor)")
+    for ax, name in ((ax1, "E|Z|"), (ax2, "Var Z")):
+        ax.set_xlabel("eps (Delta = 1)")
+        ax.set_ylabel(name)
+        ax.legend(fontsize=7)
+    del matplotlib
+    return fig
