@@ -60,6 +60,7 @@ MODULES = [
     "certified.gauss",
     "certified.region",
     "certified.region_map",
+    "certified.combs",
     "walkthrough.region",
     "walkthrough.composition",
     "walkthrough.beyond",

@@ -363,12 +363,14 @@ class CombCertificate:
         return Fraction(self.lo) <= q <= Fraction(self.hi)
 
     def to_json(self):
-        """A JSON-ready dict: everything :func:`check` needs to recompute and compare."""
-        return {"kind": self.kind, "params": self.params, "Delta": self.Delta, "digits": self.digits,
+        """A JSON-ready dict (a deep copy): everything :func:`check` needs to recompute and compare."""
+        import copy
+
+        return copy.deepcopy({"kind": self.kind, "params": self.params, "Delta": self.Delta, "digits": self.digits,
                 "prec": self.prec, "lower": self.lo, "upper": self.hi, "epsilon": self.epsilon,
                 "window": self.window, "tail": self.tail, "tail_limit": self.tail_limit,
                 "tail_pair": self.tail_pair, "window_max": self.window_max, "candidates": self.candidates,
-                "argument": self.argument}
+                "argument": self.argument})
 
     def to_dict(self):
         """The :class:`~arete_proofs.certified.epsilon.EpsilonCertificate`-style dict (CLI)."""
@@ -727,7 +729,9 @@ def certify_lattice_laplace(a, m, b, h, Delta=1, *, digits=12, prec=None, theta=
 # -- re-checking ----------------------------------------------------------------------------------------
 @dataclass
 class CheckReport:
-    r"""Result of :func:`check`: ``ok`` and the list of ``problems`` (empty when ``ok``).
+    r"""Result of :func:`check`: ``ok`` (the recomputed enclosure of :math:`\varepsilon^*` lies in the stated one) and ``problems``.
+
+    ``problems`` is empty when ``ok``; ``recomputed`` is the recomputed :class:`CombCertificate`.
 
     >>> r = certify_msdlap("2", 2, 1, digits=8)
     >>> doc = r.to_json(); doc["upper"] = doc["lower"]     # a claimed interval of width 0
