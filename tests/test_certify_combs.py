@@ -32,6 +32,7 @@ def test_msdlap_interval_contains_the_engine_value(a, m, D):
     e = tight_epsilon_msdlap(a, m, D, digits=20)        # the mpmath engine (partial fractions + bracket)
     assert r.contains(e.epsilon)
     assert Fraction(r.hi) - Fraction(r.lo) < Fraction(1, 10 ** 12)
+    assert check(r.to_json()).ok                         # every certificate re-checks (an attained window too)
     # the engine's own bracket and the certified interval overlap
     assert Fraction(r.lo) <= Fraction(mp.nstr(e.upper_bound, 25)) + Fraction(1, 10 ** 20)
 
@@ -116,6 +117,7 @@ def test_lattice_laplace_interval_contains_the_engine_value(a, m, b, h, D):
     e = tight_epsilon_lattice_laplace(a, m, b, h, D, digits=14)
     assert r.contains(e.epsilon)
     assert Fraction(r.hi) - Fraction(r.lo) < Fraction(1, 10 ** 10)
+    assert check(r.to_json()).ok
 
 
 def test_theorem21_private_with_room_certified():
@@ -197,3 +199,24 @@ def test_bad_input_is_a_one_line_value_error(call, match):
 def test_check_refuses_garbage():
     assert not check({"kind": "comb"}).ok
     assert not check({"kind": "nope", "params": {}, "prec": 1, "digits": 1, "tail": {"theta": "0"}}).ok
+
+
+def test_docs_table_reproduces():
+    """Every row of the 'Certified' table in docs/lattice.md is what certify computes."""
+    import re
+    from pathlib import Path
+
+    from arete_proofs.distributions.lattice import theorem21_parameters
+
+    text = Path(__file__).resolve().parents[1].joinpath("docs", "lattice.md").read_text()
+    rows = re.findall(r"^\| (.+?) \| (\d+) \| \[([\d.]+), ([\d.]+)\] \| (tail|window) \|", text, re.M)
+    assert len(rows) == 7
+    for name, D, lo, hi, sup in rows:
+        if m := re.match(r"MSDLap\((\S+), (\d+)\)", name):
+            r = certify_msdlap(m[1], int(m[2]), int(D), digits=12)
+        elif "DLap}(3)" in name:
+            r = certify_comb([1, 4], ["3", "1"], int(D), digits=12)
+        else:
+            eps = int(re.search(r"varepsilon = (\d+)", name)[1])
+            r = certify_lattice_laplace(*theorem21_parameters(eps), int(D), digits=12)
+        assert (r.lo, r.hi, r.candidates[0][0]) == (lo, hi, sup), name

@@ -163,6 +163,16 @@ def _dec(q, n, rnd):
     return str(Decimal(rnd(scaled)).scaleb(e))
 
 
+def _inside(lower, upper, d):
+    """A short decimal in [lower_lo, upper_hi]: the midpoint with as many digits as that takes."""
+    lo, hi = Fraction(_down(lower, d + 8)), Fraction(_up(upper, d + 8))
+    for n in range(d, d + 40):
+        x = _dec((lo + hi) / 2, n, round)
+        if lo <= Fraction(x) <= hi:
+            return x
+    return _dec(lo, d + 8, math.ceil)
+
+
 def _ballstr(x, n=None):
     """``"mid +/- rad"`` decimal text of a ball that contains ``x`` (re-read by :func:`_readball`)."""
     from flint import ctx
@@ -354,6 +364,11 @@ class CombCertificate:
     def meets_target(self):
         return self.target is not None and self.upper <= self.target
 
+    @property
+    def exact_parameters(self):
+        """The parameters as exact rationals and ``Delta`` (the CLI's ``exact_parameters``)."""
+        return {**self.params, "Delta": self.Delta}
+
     T = property(lambda self: self.window.get("T"))
     tail_bound = property(lambda self: self.tail.get("eta"))
 
@@ -488,7 +503,6 @@ def _comb_at(w, a, D, d, P, theta, K_prime, max_window):
     eps = Lpair if not W.mid() > (L + e).upper() else None
     best = [["tail", Lpair, _ballstr(L)]] if eps is not None else []
     best += [["window", [k, j], _ballstr(v)] for v, k, j in cands[:5]]
-    mid = ((lower.lower() + upper.upper()) / 2)
     return CombCertificate(
         kind="comb", params={"weights": list(w), "rates": [_txt(x) for x in a]}, Delta=str(D), digits=d, prec=P,
         lo=_down(lower, d + 8), hi=_up(upper, d + 8),
@@ -496,7 +510,7 @@ def _comb_at(w, a, D, d, P, theta, K_prime, max_window):
         tail={"theta": _txt(th), "E0": _ballstr(E0), "eta": _up(e, 6) if e != 0 else "0",
               "lambda": _txt(comb.lam_q), "C": [_ballstr(c) for c in comb.C]},
         tail_limit=_ballstr(L), tail_pair=Lpair, window_max=_ballstr(W), candidates=best,
-        epsilon=_dec(_frac(mid.mid()), d + 4, round),
+        epsilon=_inside(lower, upper, d),
         argument="window 0 <= k <= K' + Delta by symmetry (every shift |s| <= Delta), exact tail limit L "
                  "from the dominant poles, Chernoff bound eta past K' (certified.combs items 1-4)")
 
@@ -700,7 +714,6 @@ def _lattice_at(w, a, h, b, D, d, P, theta, n0):
     upper = W.max(L + 2 * e)
     tail_wins = not W.mid() > (L + 2 * e).upper()
     best = ([["tail", *Lc[0]]] if tail_wins else []) + [["window", *c] for c in Wc]
-    mid = (lower.lower() + upper.upper()) / 2
     return CombCertificate(
         kind="lattice_laplace",
         params={"weights": list(w), "rates": [_txt(x) for x in a], "h": _txt(h), "b": _txt(b)},
@@ -709,7 +722,7 @@ def _lattice_at(w, a, h, b, D, d, P, theta, n0):
         tail={"theta": _txt(th), "E0": _ballstr(E0), "eta": _up(e, 6), "lambda": _txt(comb.lam_q),
               "C": [_ballstr(c) for c in comb.C]},
         tail_limit=_ballstr(L), tail_pair=Lc[0][:-1], window_max=_ballstr(W), candidates=best,
-        epsilon=_dec(_frac(mid.mid()), d + 4, round),
+        epsilon=_inside(lower, upper, d),
         argument="exact reduction to lattice-point candidates (cell convexity, monotone ratios) on [0, T], "
                  "T = h n0 + Delta; exact periodic tail limit L of f_inf; |ln f - ln f_inf| <= eta past h n0 "
                  "(certified.combs)")
