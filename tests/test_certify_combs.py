@@ -16,8 +16,8 @@ from mpmath import mp
 
 pytest.importorskip("flint")
 
-from arete_proofs.certified.combs import (certify_comb, certify_lattice_laplace, certify_msdlap,  # noqa: E402
-                                          check)
+from arete_proofs.certified.combs import certify_comb, certify_msdlap, check  # noqa: E402
+from arete_proofs.certified.combs_lattice import certify_lattice_laplace  # noqa: E402
 from arete_proofs.distributions.comb import comb_pmf, msdlap_components, tail_constants  # noqa: E402
 from arete_proofs.noise import make  # noqa: E402
 from arete_proofs.privacy.tight_discrete import tight_epsilon_comb, tight_epsilon_msdlap  # noqa: E402

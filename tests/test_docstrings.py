@@ -61,6 +61,8 @@ MODULES = [
     "certified.region",
     "certified.region_map",
     "certified.combs",
+    "certified.combs_lattice",
+    "certified.comb_balls",
     "walkthrough.region",
     "walkthrough.composition",
     "walkthrough.beyond",

@@ -232,7 +232,7 @@ class LatticeLaplaceNoise(LatticeNoise):
 
     def certify(self, Delta=1, *, digits=12, target=None, tol=None, workers=1, numeric=True, max_seconds=1200,
                 progress=False):
-        r"""Certified enclosure of :math:`\varepsilon^*` over every real shift (:func:`arete_proofs.certified.combs.certify_lattice_laplace`).
+        r"""Certified enclosure of :math:`\varepsilon^*` over every real shift (:func:`arete_proofs.certified.combs_lattice.certify_lattice_laplace`).
 
         The exact lattice-point reduction in ball arithmetic; ``upper - lower < 10^-digits``
         (``tol``, ``workers``, ``max_seconds``, ``progress``: accepted for the interface).
@@ -241,7 +241,7 @@ class LatticeLaplaceNoise(LatticeNoise):
         >>> r.upper <= 3                     # Theorem 21's proof: max_s min(s/b, a + (1-s)/b) = 3
         True
         """
-        from ..certified.combs import certify_lattice_laplace
+        from ..certified.combs_lattice import certify_lattice_laplace
 
         p = self._params
         r = certify_lattice_laplace(p["a"], int(self.value("m")), p["b"], p["h"], Delta, digits=digits)

@@ -215,7 +215,7 @@ class MsdlapNoise(Noise):
                 progress=False):
         r"""Certified enclosure of :math:`\varepsilon^*` over every integer shift (:func:`arete_proofs.certified.combs.certify_msdlap`).
 
-        A :class:`~arete_proofs.certified.combs.CombCertificate` with ``lower <= eps* <= upper``,
+        A :class:`~arete_proofs.certified.comb_balls.CombCertificate` with ``lower <= eps* <= upper``,
         ``upper - lower < 10^-digits`` (``tol``, ``workers``, ``max_seconds``, ``progress``: accepted
         for the interface, not needed); ``numeric``: the engine's value beside it.
 
