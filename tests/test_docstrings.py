@@ -63,6 +63,7 @@ MODULES = [
     "certified.combs",
     "certified.combs_lattice",
     "certified.comb_balls",
+    "certified.combs_gauss",
     "walkthrough.region",
     "walkthrough.composition",
     "walkthrough.beyond",
