@@ -53,12 +53,8 @@ recomputes every ball from the parameters with the recorded choices and refuses 
 interval does not contain the recomputed one, whose constants do not overlap, or whose window is
 shorter than the tail bound needs.
 
-**Gaussian smoothing** (``lattice_gauss``) is not certified here: what remains is a cover of the
-window :math:`[0, T]` by cells on which :math:`(\ln f)'` is enclosed (the mixture's derivative
-:math:`f'/f` as balls over a cell, :math:`f` summed with a rigorous Gaussian remainder), refined where
-:math:`\sup_{\text{cell}} \ln f(t) - \min_{|v - t| \le \Delta} \ln f(v)` is loose, and a rigorous form of
-``tight_lattice._gauss_rho`` (the sup of :math:`R(t)` over one period is read on a grid there,
-with a factor 2 as safety, which is not a proof).
+**Gaussian smoothing** (``lattice_gauss``): a cover, in :mod:`arete_proofs.certified.combs_gauss`
+(proved bounds to a tolerance, no certificate file yet).
 
 >>> r = certify_msdlap("2", 3, 3, digits=12)             # Theorem 16: eps* = a at Delta = m
 >>> r.contains(2), r.upper - r.lower < 1e-12
