@@ -112,7 +112,8 @@ def _report(args, params, sensitivity, r, *, numeric_digits) -> int:
     if args.json:
         # the certified floats (upper, lower, tail) are exact JSON numbers; "numeric" is the
         # library's float of the engine's value, good to numeric_digits digits
-        exact = {"alpha": r.alpha, "theta": r.theta, "lam": r.lam, "Delta": r.Delta}
+        exact = getattr(r, "exact_parameters", None) or {"alpha": r.alpha, "theta": r.theta, "lam": r.lam,
+                                                          "Delta": r.Delta}
         if getattr(r, "sigma", None) is not None:
             exact["sigma"] = r.sigma
         doc = {**params.report, "sensitivity": sensitivity, **{k: v for k, v in r.to_dict().items()

@@ -228,6 +228,27 @@ class LatticeLaplaceNoise(LatticeNoise):
     )
     kernel = "laplace"
     scale_name = "b"
+    supports = LatticeNoise.supports | {"certify"}
+
+    def certify(self, Delta=1, *, digits=12, target=None, tol=None, workers=1, numeric=True, max_seconds=1200,
+                progress=False):
+        r"""Certified enclosure of :math:`\varepsilon^*` over every real shift (:func:`arete_proofs.certified.combs_lattice.certify_lattice_laplace`).
+
+        The exact lattice-point reduction in ball arithmetic; ``upper - lower < 10^-digits``
+        (``tol``, ``workers``, ``max_seconds``, ``progress``: accepted for the interface).
+
+        >>> r = LatticeLaplaceNoise(a=2, m=1, b="0.25", h=1).certify(Delta=1, digits=8, numeric=False)
+        >>> r.upper <= 3                     # Theorem 21's proof: max_s min(s/b, a + (1-s)/b) = 3
+        True
+        """
+        from ..certified.combs_lattice import certify_lattice_laplace
+
+        p = self._params
+        r = certify_lattice_laplace(p["a"], int(self.value("m")), p["b"], p["h"], Delta, digits=digits)
+        if numeric:
+            r.numeric = float(self.tight_epsilon(Delta, digits=min(digits, 15)).epsilon)
+        r.target = None if target is None else float(target)
+        return r
 
     def _check(self, values):
         if not values["h"] / values["b"] > values["a"] / values["m"]:

@@ -1,0 +1,252 @@
+"""Certified tight epsilon of MSDLap combs and of lattice_laplace (arete_proofs.certified.combs).
+
+Each certified interval is checked against the INDEPENDENT mpmath engines
+(privacy.tight_discrete, privacy.tight_lattice: a different arithmetic and their own
+window/bracket), against Theorem 16 (eps* = a for MSDLap(a, m) at Delta = m), and
+deliberately broken variants are refuted: the single shift +Delta, a window without
+the tail limit, an edited certificate.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from mpmath import mp
+
+pytest.importorskip("flint")
+
+from arete_proofs.certified.combs import certify_comb, certify_msdlap, check  # noqa: E402
+from arete_proofs.certified.combs_lattice import certify_lattice_laplace  # noqa: E402
+from arete_proofs.distributions.comb import comb_pmf, msdlap_components, tail_constants  # noqa: E402
+from arete_proofs.noise import make  # noqa: E402
+from arete_proofs.privacy.tight_discrete import tight_epsilon_comb, tight_epsilon_msdlap  # noqa: E402
+from arete_proofs.privacy.tight_lattice import tight_epsilon_lattice_laplace  # noqa: E402
+
+MSDLAP = [("2", 3, 3), ("2", 3, 1), ("2", 4, 2), ("1.5", 2, 2), ("1", 4, 2), ("3", 4, 3), ("0.7", 5, 5)]
+
+
+@pytest.mark.parametrize("a,m,D", MSDLAP)
+def test_msdlap_interval_contains_the_engine_value(a, m, D):
+    r = certify_msdlap(a, m, D, digits=12)
+    e = tight_epsilon_msdlap(a, m, D, digits=20)        # the mpmath engine (partial fractions + bracket)
+    assert r.contains(e.epsilon)
+    assert Fraction(r.hi) - Fraction(r.lo) < Fraction(1, 10 ** 12)
+    assert check(r.to_json()).ok                         # every certificate re-checks (an attained window too)
+    # the engine's own bracket and the certified interval overlap
+    assert Fraction(r.lo) <= Fraction(mp.nstr(e.upper_bound, 25)) + Fraction(1, 10 ** 20)
+
+
+@pytest.mark.parametrize("a,m", [("2", 3), ("1.5", 2), ("0.7", 5), ("5", 8), ("1", 1)])
+def test_theorem16_eps_equals_a_is_in_the_interval(a, m):
+    r = certify_msdlap(a, m, m, digits=14)
+    assert r.contains(a)
+    assert r.candidates[0][0] == "tail" or m == 1    # the supremum is the tail limit (Theorem 16 at equality)
+
+
+def test_theorem16_strict_at_a_larger_a_is_refuted():
+    """A broken Theorem 16 (eps* = a + 1e-10) is outside the certified interval."""
+    r = certify_msdlap("2", 3, 3, digits=12)
+    assert not r.contains(Fraction(2) + Fraction(1, 10 ** 10))
+    assert not r.contains(Fraction(2) - Fraction(1, 10 ** 10))
+
+
+def _single_shift(w, r, D, K=300):
+    """The broken variant: sup_k ln p_k - ln p_{k+D} (only the shift +Delta), window and tail limit."""
+    from arete_proofs.distributions.comb import dominant
+
+    with mp.workdps(30):
+        lp = {k: mp.log(comb_pmf(k, w, r, digits=25)) for k in range(-K - D, K + D + 1)}
+        win = max(lp[k] - lp[k + D] for k in range(-K - D, K + 1))
+        C = tail_constants(w, r, digits=25)
+        _, ws, lam = dominant(w, r, digits=25)
+        lnC = [mp.log(c) for c in C]
+        tail = max(lnC[x] - lnC[(x + s) % ws] + lam * s for x in range(ws) for s in (D, -D))
+        return max(win, tail)
+
+
+def test_single_shift_is_refuted():
+    """A comb on 4Z with a +-1 jitter: the shift 4 costs about 1, the shift 1 about 3 (every shift counts)."""
+    w, rt = [1, 4], ["3", "1"]
+    r = certify_comb(w, rt, 4, digits=12)
+    assert r.contains(tight_epsilon_comb(w, rt, 4, digits=20).epsilon)
+    broken = _single_shift(w, rt, 4)
+    assert broken < r.lower - 1                           # the certified eps* is far above the +Delta shift
+    assert not r.contains(mp.nstr(broken, 25))
+
+
+def test_msdlap_single_shift_equals_the_certified_value():
+    """For MSDLap the largest shift happens to be the worst (measured): consistent with the interval."""
+    for a, m, D in [("2", 4, 2), ("2", 5, 3)]:
+        r = certify_msdlap(a, m, D, digits=12)
+        assert r.contains(mp.nstr(_single_shift(*msdlap_components(a, m), D, K=200), 25))
+
+
+def test_window_without_tail_limit_is_refuted():
+    """Dropping the tail limit: a window of 30 points alone misses eps* = a (Theorem 16)."""
+    w, rt = msdlap_components("2", 3)
+    with mp.workdps(30):
+        lp = [mp.log(comb_pmf(k, w, rt, digits=25)) for k in range(0, 40)]
+        W = max(lp[k] - min(lp[abs(j)] for j in range(k - 3, k + 4)) for k in range(0, 31))
+    r = certify_msdlap("2", 3, 3, digits=12)
+    assert W < r.lower and not r.contains(mp.nstr(W, 25))
+
+
+def test_dropped_tail_term_eta_is_caught():
+    """Certifying with a window K' too short for the digits (a dropped tail correction) is refused by check."""
+    r = certify_msdlap("2", 3, 3, digits=12)
+    short = certify_comb([1, 2, 3], ["2"] * 3, 3, digits=12, prec=r.prec, theta=r.tail["theta"], K_prime=20)
+    assert Fraction(short.hi) - Fraction(short.lo) > Fraction(1, 10 ** 6)   # the honest interval is wide
+    doc = short.to_json()
+    doc["upper"], doc["tail"]["eta"] = r.hi, r.tail["eta"]                  # claim the long window's bound
+    assert not check(doc).ok
+
+
+def test_comb_matches_engine_with_a_free_comb():
+    r = certify_comb([1, 2], ["1", "1"], 1, digits=12)
+    assert r.contains(tight_epsilon_comb([1, 2], ["1", "1"], 1, digits=20).epsilon)
+
+
+LATTICE = [("5", 8, "0.0625", "0.125", 1),      # Theorem 21 at eps = 6, Delta = 1
+           ("3", 2, "0.25", "0.5", 1), ("2", 1, "0.25", "1", 1), ("3", 3, "0.2", "0.4", "0.9")]
+
+
+@pytest.mark.parametrize("a,m,b,h,D", LATTICE)
+def test_lattice_laplace_interval_contains_the_engine_value(a, m, b, h, D):
+    r = certify_lattice_laplace(a, m, b, h, D, digits=10)
+    e = tight_epsilon_lattice_laplace(a, m, b, h, D, digits=14)
+    assert r.contains(e.epsilon)
+    assert Fraction(r.hi) - Fraction(r.lo) < Fraction(1, 10 ** 10)
+    assert check(r.to_json()).ok
+
+
+def test_theorem21_private_with_room_certified():
+    r = certify_lattice_laplace("5", 8, "0.0625", "0.125", 1, digits=12)
+    assert r.upper < 6 and 5.32 < r.lower                 # Theorem 21 at eps = 6: exact loss 5.3203...
+    assert not r.contains(6)
+
+
+def test_lattice_single_shift_is_refuted():
+    """Only the shift +Delta (the lattice point pairs t = v + Delta) underestimates Theorem 21's loss."""
+    from arete_proofs.distributions.lattice import lattice_laplace
+
+    z = lattice_laplace("5", 8, "0.0625", "0.125", digits=20)
+    with mp.workdps(30):
+        grid = [mp.mpf(i) / 64 for i in range(0, 64 * 40)]
+        broken = max(z.logpdf(t) - z.logpdf(t + 1) for t in grid)
+    r = certify_lattice_laplace("5", 8, "0.0625", "0.125", 1, digits=10)
+    assert broken < r.lower - 1e-3
+
+
+def test_msdlap_certificate_round_trip_and_edits_fail():
+    r = certify_msdlap("2", 3, 3, digits=12)
+    assert check(r.to_json()).ok
+    edits = {
+        "changed eps": lambda d: d.update(epsilon="2.001"),
+        "narrowed upper": lambda d: d.update(upper=d["lower"]),
+        "cut window K": lambda d: d["window"].update(K=d["window"]["K"] - 2),
+        "cut window K'": lambda d: d["window"].update(K_prime=d["window"]["K_prime"] // 2),
+        "moved tail constant": lambda d: d["tail"]["C"].__setitem__(1, "0.33 +/- 0"),
+        "smaller eta": lambda d: d["tail"].update(eta="1e-30"),
+        "other Delta": lambda d: d.update(Delta="2"),
+    }
+    for name, edit in edits.items():
+        doc = r.to_json()
+        edit(doc)
+        rep = check(doc)
+        assert not rep.ok, name
+        assert rep.problems, name
+
+
+def test_lattice_certificate_round_trip_and_edits_fail():
+    r = certify_lattice_laplace("3", 2, "0.25", "0.5", 1, digits=10)
+    assert check(r.to_json()).ok
+    for name, edit in {
+        "changed eps": lambda d: d.update(epsilon=str(Fraction(d["upper"]) + 1)),
+        "cut window n0": lambda d: d["window"].update(n0=max(1, d["window"]["n0"] // 8)),
+        "cut window T": lambda d: d["window"].update(T="1"),
+        "moved tail constant": lambda d: d["tail"]["C"].__setitem__(0, "0.5 +/- 0"),
+        "other b": lambda d: d["params"].update(b="0.26"),
+    }.items():
+        doc = r.to_json()
+        edit(doc)
+        assert not check(doc).ok, name
+
+
+def test_noise_certify_methods():
+    z = make("msdlap", a=2, m=3)
+    assert "certify" in z.supports
+    r = z.certify(Delta=3, digits=12)
+    assert r.lower <= 2 <= r.upper and abs(r.numeric - 2) < 1e-12 and r.gap < 1e-11
+    z = make("lattice_laplace", a=5, m=8, b="0.0625", h="0.125")
+    r = z.certify(Delta=1, digits=10, target=6)
+    assert r.meets_target and r.lower <= r.numeric <= r.upper
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: certify_msdlap("-1", 2, 2), "a must be positive"),
+    (lambda: certify_msdlap("2", 0, 2), "m must be an integer"),
+    (lambda: certify_msdlap("2", 2, "1.5"), "Delta must be an integer"),
+    (lambda: certify_msdlap("2", 2, 2, digits=0), "digits"),
+    (lambda: certify_lattice_laplace("5", 8, "1", "0.125", 1), "h/b > lambda"),
+    (lambda: certify_lattice_laplace("5", 8, "x", "0.125", 1), "b must be"),
+])
+def test_bad_input_is_a_one_line_value_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_check_refuses_garbage():
+    assert not check({"kind": "comb"}).ok
+    assert not check({"kind": "nope", "params": {}, "prec": 1, "digits": 1, "tail": {"theta": "0"}}).ok
+
+
+def test_docs_table_reproduces():
+    """Every row of the 'Certified' table in docs/lattice.md is what certify computes."""
+    import re
+    from pathlib import Path
+
+    from arete_proofs.distributions.lattice import theorem21_parameters
+
+    text = Path(__file__).resolve().parents[1].joinpath("docs", "lattice.md").read_text()
+    rows = re.findall(r"^\| (.+?) \| (\d+) \| \[([\d.]+), ([\d.]+)\] \| (tail|window) \|", text, re.M)
+    assert len(rows) == 7
+    for name, D, lo, hi, sup in rows:
+        if m := re.match(r"MSDLap\((\S+), (\d+)\)", name):
+            r = certify_msdlap(m[1], int(m[2]), int(D), digits=12)
+        elif "DLap}(3)" in name:
+            r = certify_comb([1, 4], ["3", "1"], int(D), digits=12)
+        else:
+            eps = int(re.search(r"varepsilon = (\d+)", name)[1])
+            r = certify_lattice_laplace(*theorem21_parameters(eps), int(D), digits=12)
+        assert (r.lo, r.hi, r.candidates[0][0]) == (lo, hi, sup), name
+
+
+# -- lattice_gauss: the cover (certified.combs_gauss) ------------------------------------------------
+@pytest.mark.parametrize("a,m,sigma,h", [("3", 2, "0.2", "0.5"), ("2", 1, "0.3", "1")])
+def test_lattice_gauss_cover_contains_the_engine_value(a, m, sigma, h):
+    from arete_proofs.certified.combs_gauss import certify_lattice_gauss
+    from arete_proofs.privacy.tight_lattice import tight_epsilon_lattice_gauss
+
+    r = certify_lattice_gauss(a, m, sigma, h, 1, tol="1e-3")
+    e = float(tight_epsilon_lattice_gauss(a, m, sigma, h, 1, digits=10).epsilon)   # numerical (grid + golden)
+    assert r.lower <= e <= r.upper and r.upper - r.lower < 2e-3
+
+
+def test_lattice_gauss_single_shift_is_refuted():
+    """Only the shift +Delta (on a fine grid) stays at a = 3; the certified eps* is above 3.1."""
+    from arete_proofs.certified.combs_gauss import certify_lattice_gauss
+    from arete_proofs.distributions.lattice import lattice_gauss
+
+    z = lattice_gauss("3", 2, "0.2", "0.5", digits=15)
+    with mp.workdps(20):
+        broken = max(z.logpdf(mp.mpf(i) / 100) - z.logpdf(mp.mpf(i) / 100 + 1) for i in range(0, 600))
+    r = certify_lattice_gauss("3", 2, "0.2", "0.5", 1, tol="1e-3")
+    assert broken < r.lower - 0.1
+
+
+def test_lattice_gauss_noise_certify():
+    z = make("lattice_gauss", a="3", m=2, sigma="0.2", h="0.5")
+    assert "certify" in z.supports
+    r = z.certify(Delta=1, tol="1e-3", target="3.2")
+    assert r.meets_target and r.lower <= r.numeric <= r.upper
