@@ -39,3 +39,15 @@ class LatticeGaussNoise(LatticeNoise):
     )
     kernel = "gauss"
     scale_name = "sigma"
+    supports = LatticeNoise.supports | {"optimize"}
+
+    @classmethod
+    def search_problem(cls, eps, *, objective="mean_abs", **options):
+        r"""The optimiser's problem (:class:`arete_proofs.privacy.optimize_lattice.LatticeGaussProblem`):
+        :math:`a`, :math:`\sigma` (and :math:`m` from a small set) at :math:`h = \Delta/m`; the confirmation
+        is the exact tight epsilon, whose window is a numerical maximisation (**not certified**)."""
+        from ..privacy.optimize_lattice import LatticeGaussProblem
+
+        problem = LatticeGaussProblem(eps, objective=objective, **options)
+        problem.noise_class = cls
+        return problem
