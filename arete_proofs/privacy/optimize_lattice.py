@@ -54,7 +54,7 @@ __all__ = ["tilted_pmf", "estimate_epsilon", "estimate", "mean_abs", "variance",
 MARGIN = 2e-7
 
 #: default lattice sizes m searched at a target eps (rounded to an integer eps; else the nearest)
-M_CHOICES = {4: (5, 7, 9), 6: (12, 16, 20), 8: (24, 28, 34), 10: (45, 55, 65), 12: (80, 100, 120)}
+M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (60, 80, 100), 12: (120, 170, 240)}
 
 
 @functools.lru_cache(maxsize=64)
@@ -156,7 +156,7 @@ def _max_loss(lf_fn, t0, t1, Delta, dx, refine=6):
         cands.append((float(loss[np.searchsorted(inside, i)]), (xs[i], xs[j])))
         v, p = max(cands, key=lambda c: c[0])
         if v > best:
-            best, pair = v, p
+            best, pair = float(v), (float(p[0]), float(p[1]))
     return best, pair
 
 
@@ -190,7 +190,7 @@ def estimate(a, m, sigma, Delta=1.0, h=None, *, grid=8, refine=6):
 
 
 def estimate_epsilon(a, m, sigma, Delta=1.0, h=None, *, grid=8):
-    """The float64 estimate of the tight epsilon (:func:`estimate`'s ``epsilon``).
+    r"""The float64 estimate of :math:`\varepsilon^* = \sup_{|t-v| \le \Delta} \ln f(t)/f(v)` (:func:`estimate`'s ``epsilon``).
 
     >>> estimate_epsilon(3.0, 2, 0.25) < estimate_epsilon(3.0, 2, 0.2)      # more smoothing, less loss
     True
