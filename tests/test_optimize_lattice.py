@@ -110,3 +110,11 @@ def test_search_problem_hook_and_bad_input():
         ol.LatticeGaussProblem(8, m=1)
     with pytest.raises(ValueError, match="sigma"):
         ol.estimate(3.0, 2, -0.1)
+
+
+def test_a_table_beyond_float64_is_refused():
+    """m = 100 at a = 11.6: the tilted pmf spans ~2e8, FFT rounding would exceed 1e-8 relative."""
+    with pytest.raises(ValueError, match="too large"):
+        ol.tilted_pmf(11.6, 100)
+    p = ol.LatticeGaussProblem(12, m=100)
+    assert p.F(np.array([math.log(0.4)])) == 1e9          # infeasible for the search, not a wrong value

@@ -48,13 +48,16 @@ import numpy as np
 from .optimizer import Pass, SearchProblem
 
 __all__ = ["tilted_pmf", "estimate_epsilon", "estimate", "mean_abs", "variance", "solve_sigma",
-           "LatticeGaussProblem", "optimize", "MARGIN", "M_CHOICES"]
+           "LatticeGaussProblem", "optimize", "MARGIN", "M_CHOICES", "MAX_TABLE_ERROR"]
 
 #: the float64 estimate is solved at eps * (1 - MARGIN) so that the exact value lands below eps
 MARGIN = 2e-7
 
+#: the largest relative rounding error (FFT, ~1e-16 of the largest tilted value) accepted in :func:`tilted_pmf`
+MAX_TABLE_ERROR = 1e-8
+
 #: default lattice sizes m searched at a target eps (rounded to an integer eps; else the nearest)
-M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (60, 80, 100), 12: (120, 170, 240)}
+M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (40, 55, 70), 12: (50, 65, 80)}
 
 
 @functools.lru_cache(maxsize=64)
@@ -63,7 +66,8 @@ def tilted_pmf(a, m, tol=1e-12):
 
     :math:`N` is where the tilted pmf has reached its periodic profile :math:`C_{k \bmod m}` to
     ``tol`` (rate :math:`\theta = a/(m-1) - a/m` per index), plus two periods; the last period is the
-    profile.  Components :math:`i\,\mathrm{DLap}(a)` tilted by :math:`e^{\lambda i x}` are cut at
+    profile.  The FFT's rounding is absolute: a ``ValueError`` when the values span more than
+    :math:`10^{16}` :data:`MAX_TABLE_ERROR` (large :math:`m`, e.g. :math:`m = 100` at :math:`a = 11.6`).  Components :math:`i\,\mathrm{DLap}(a)` tilted by :math:`e^{\lambda i x}` are cut at
     :math:`x \ge -T_0` (:math:`e^{-aT_0} < e^{-40}`) and at :math:`i x \le N + S T_0`
     (:math:`S = m(m+1)/2`), which keeps every term with :math:`k \le N`.  :math:`q_{-k} = q_k e^{-2\lambda k}`.
 
@@ -92,7 +96,12 @@ def tilted_pmf(a, m, tol=1e-12):
         # full[j] is index lo + j - i*T0
         start = i * T0
         dist = full[start:start + (hi - lo + 1)]
-    q_pos = np.maximum(dist[-lo:-lo + N + 1], 0.0)   # k = 0..N
+    q_pos = dist[-lo:-lo + N + 1]                    # k = 0..N
+    # the FFT's rounding is absolute (~1e-16 of the largest value): refuse a table whose small values it swamps
+    spread = float(np.max(q_pos) / np.min(q_pos)) if np.min(q_pos) > 0 else math.inf
+    if not spread * 1e-16 < MAX_TABLE_ERROR:
+        raise ValueError(f"m = {m} is too large for the float64 tilted table at a = {a} (q_k spans {spread:.3g}: "
+                         f"FFT rounding above {MAX_TABLE_ERROR:g} relative)")
     k0 = m + 2 * m                                   # left side down to -3m (enough for |v| <= Delta + 12 sigma)
     kk = np.arange(1, k0 + 1)
     left = (q_pos[kk] * np.exp(-2 * lam * kk))[::-1]
@@ -326,7 +335,10 @@ class LatticeGaussProblem(SearchProblem):
         a = self._a(u)
         if not a > 0.2:
             return 1e9
-        s = self._sigma_at(a, m)
+        try:
+            s = self._sigma_at(a, m)
+        except ValueError:  # the float64 table cannot represent this (a, m)
+            return 1e9
         if s is None:
             return 1e9
         return math.log(_value(self.objective, a, m, s, 1.0 / m))
