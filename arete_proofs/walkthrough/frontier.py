@@ -220,7 +220,7 @@ def table_markdown(doc=None):
     True
     """
     doc = load() if doc is None else doc
-    head = ["ε", "Staircase E\\|Z\\|"] + [f"{_LABELS[p]}" for p in PARTS] + \
+    head = ["ε", "Staircase (SC) E\\|Z\\|"] + [f"{_LABELS[p]} / SC" for p in PARTS] + \
         ["Theorem 21: a, m; tight ε", "lattice + Gaussian: a, m, σ; tight ε (not certified)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in doc["rows"]:
