@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 
 import numpy as np
 
@@ -415,8 +414,5 @@ def optimize(eps, Delta=1, *, objective="mean_abs", digits=8, **options):
     """
     from . import optimizer
 
-    t0 = time.perf_counter()
-    o = optimizer.optimize(LatticeGaussProblem(eps, objective=objective, confirm_digits=digits, **options), Delta,
-                           digits=digits)
-    del t0
-    return o
+    return optimizer.optimize(LatticeGaussProblem(eps, objective=objective, confirm_digits=digits, **options), Delta,
+                              digits=digits)
