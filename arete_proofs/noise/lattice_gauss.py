@@ -39,7 +39,7 @@ class LatticeGaussNoise(LatticeNoise):
     )
     kernel = "gauss"
     scale_name = "sigma"
-    supports = LatticeNoise.supports | {"certify"}
+    supports = LatticeNoise.supports | {"certify", "optimize"}
 
     def certify(self, Delta=1, *, tol="1e-4", target=None, workers=1, numeric=True, max_seconds=1200,
                 progress=False, max_cells=200_000):
@@ -61,3 +61,14 @@ class LatticeGaussNoise(LatticeNoise):
             r.numeric = float(self.tight_epsilon(Delta, digits=10).epsilon)
         r.target = None if target is None else float(target)
         return r
+
+    @classmethod
+    def search_problem(cls, eps, *, objective="mean_abs", **options):
+        r"""The optimiser's problem (:class:`arete_proofs.privacy.optimize_lattice.LatticeGaussProblem`):
+        :math:`a`, :math:`\sigma` (and :math:`m` from a small set) at :math:`h = \Delta/m`; the confirmation
+        is the exact tight epsilon, whose window is a numerical maximisation (**not certified**)."""
+        from ..privacy.optimize_lattice import LatticeGaussProblem
+
+        problem = LatticeGaussProblem(eps, objective=objective, **options)
+        problem.noise_class = cls
+        return problem

@@ -1,0 +1,285 @@
+r"""The frontier table (issue 24): the least :math:`E|Z|` of each family at :math:`\varepsilon`, against the Staircase.
+
+For each :math:`\varepsilon` (:math:`\Delta = 1`) one row holds, as :math:`E|Z|` and as the ratio to the
+**Staircase** at its :math:`E|Z|`-optimal :math:`\gamma` (Lemma 27; by Geng & Viswanath 2016, Theorem 4,
+the least :math:`E|Z|` of *every* :math:`\varepsilon`-DP additive noise):
+
+* **Laplace** :math:`\lambda = \Delta/\varepsilon` (Lemma 26);
+* **Arete** and **Gamma + Gaussian** at certified :math:`\varepsilon^* \le \varepsilon`, read from
+  ``docs/data/beyond.json`` (:mod:`arete_proofs.walkthrough.beyond`; not recomputed here);
+* **Theorem 21** of the follow-up paper (``lattice_laplace`` with
+  :func:`arete_proofs.distributions.lattice.theorem21_parameters`), its certified tight epsilon
+  (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`: exact lattice-point reduction);
+* **lattice + Gaussian** optimised by :mod:`arete_proofs.privacy.optimize_lattice` and confirmed
+  by the exact engine, whose window is a numerical maximisation: **not certified**.
+
+:func:`compute` runs the rows (``--workers`` processes; minutes per eps) and records how each entry
+was made (command, digits, seconds); the docs read the shipped JSON (:func:`load`) and the page's
+table is :func:`table_markdown` of it (a test checks the page equals it; :func:`update_page`
+rewrites it).
+
+>>> row = {"staircase": {"mean_abs": "0.02"}, "laplace": {"mean_abs": "0.125"}}
+>>> ratio(row, "laplace")                               # 0.125 / 0.02
+6.25
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+import time
+from pathlib import Path
+
+from mpmath import mp
+
+__all__ = ["DATA", "FORMAT", "PARTS", "compute_part", "compute", "load", "ratio", "table_markdown", "update_page"]
+
+#: the shipped results (``docs/data/frontier.json`` of the source tree)
+DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "frontier.json"
+BEYOND = DATA.parent / "beyond.json"
+FORMAT = "arete-frontier/1"
+#: the entries of a row, in table order
+#: the largest m whose lattice + Gaussian optimum is confirmed by the exact engine here (minutes)
+EXACT_M_MAX = 40
+PARTS = ("laplace", "arete", "arete_gauss", "theorem21", "lattice_gauss")
+_LABELS = {"laplace": "Laplace", "arete": "Arete", "arete_gauss": "Gamma + Gaussian",
+           "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian"}
+
+
+def _log(msg):
+    print(f"[frontier] {msg}", file=sys.stderr, flush=True)
+
+
+def _s(x, digits=15):
+    if isinstance(x, float):
+        return repr(x)
+    with mp.workdps(digits + 5):
+        return mp.nstr(mp.mpf(x), digits)
+
+
+def _staircase(eps):
+    from ..distributions import staircase
+
+    with mp.workdps(30):
+        g = staircase.gamma_mean_abs(eps, digits=20)
+        return {"mean_abs": _s(staircase.mean_abs(g, 1, eps, digits=20)), "gamma": _s(g),
+                "how": "distributions.staircase.mean_abs at gamma_mean_abs (Lemma 27)"}
+
+
+def _from_beyond(eps, key):
+    doc = json.loads(BEYOND.read_text())
+    for r in doc["rows"]:
+        if float(r["eps"]) == float(eps) and key in r:
+            e = dict(r[key])
+            e["how"] = "read from docs/data/beyond.json (arete_proofs.walkthrough.beyond; see its commands)"
+            e["digits"] = doc.get("digits")
+            return e
+    return None
+
+
+def compute_part(eps, part, *, digits=6):
+    r"""One entry (a JSON-ready dict) of the row at ``eps``: the family's least :math:`E|Z|` at tight
+    :math:`\varepsilon^* \le \varepsilon`; ``digits`` of the tight epsilons computed here.
+
+    >>> compute_part(8, "laplace")["mean_abs"]
+    '0.125'
+    """
+    t0 = time.perf_counter()
+    if part == "laplace":
+        return {"mean_abs": _s(mp.mpf(1) / mp.mpf(eps)), "how": "Delta/eps (Lemma 26)"}
+    if part == "arete":
+        return _from_beyond(eps, "arete")
+    if part == "arete_gauss":
+        return _from_beyond(eps, "gauss")
+    if part == "theorem21":
+        from ..distributions.lattice import lattice_laplace, theorem21_parameters
+        from ..privacy.tight_lattice import tight_epsilon_theorem21
+
+        a, m, b, h = theorem21_parameters(int(eps) if float(eps).is_integer() else eps)
+        r = tight_epsilon_theorem21(int(eps) if float(eps).is_integer() else eps, digits=digits)
+        z = lattice_laplace(a, m, b, h, digits=12)
+        return {"a": a, "m": m, "b": b, "h": h, "mean_abs": _s(z.mean_abs()), "variance": _s(z.var()),
+                "epsilon": _s(r.epsilon, digits), "epsilon_upper": _s(r.upper_bound, digits + 3),
+                "certified": bool(r.certified), "digits": digits,
+                "how": "privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction)",
+                "seconds": round(time.perf_counter() - t0, 1)}
+    if part == "lattice_gauss":
+        from ..privacy import optimize_lattice, optimizer
+
+        problem = optimize_lattice.LatticeGaussProblem(float(eps), confirm_digits=digits)
+        if min(problem.m_choices) > EXACT_M_MAX:  # the exact engine's window is O(m^2/a) points: too slow here
+            point = optimizer.search(problem)
+            p = point.params
+            return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
+                    "mean_abs": repr(point.value), "variance": repr(optimize_lattice.variance(p["a"], p["m"],
+                                                                                             p["sigma"], p["h"])),
+                    "epsilon": None, "estimate": repr(point.epsilon), "certified": False, "confirmed": False,
+                    "scan": [[m, a, v] for m, a, v in problem.scan], "evaluations": point.evaluations,
+                    "how": f"privacy.optimize_lattice float64 search only (m > {EXACT_M_MAX}: the exact engine "
+                           "was not run; E|Z| float64)", "seconds": round(time.perf_counter() - t0, 1)}
+        problem = optimize_lattice.LatticeGaussProblem(
+            float(eps), confirm_digits=digits, m_choices=[c for c in problem.m_choices if c <= EXACT_M_MAX])
+        o = optimizer.optimize(problem, 1, digits=digits)
+        p = o.params
+        return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
+                "mean_abs": _s(o.mean_abs), "variance": _s(o.variance), "epsilon": _s(o.epsilon, digits),
+                "epsilon_upper": _s(o.epsilon_upper, digits + 3), "certified": False, "digits": digits,
+                "estimate": repr(float(o.point.epsilon)), "evaluations": o.evaluations, "confirmed": True,
+                "scan": [[m, a, v] for m, a, v in problem.scan],
+                "how": "privacy.optimize_lattice.optimize (float64 search; exact tight_epsilon_lattice_gauss, "
+                       "numerical window: not certified)",
+                "seconds": round(time.perf_counter() - t0, 1)}
+    raise ValueError(f"part must be one of {PARTS}, got {part!r}")
+
+
+def _task(args):
+    eps, part, digits = args
+    t0 = time.perf_counter()
+    try:
+        e = compute_part(eps, part, digits=digits)
+    except Exception as err:  # recorded in the file, not fatal for the other rows
+        return eps, part, None, f"{type(err).__name__}: {err}"
+    _log(f"eps={eps} {part}: {time.perf_counter() - t0:.1f} s")
+    return eps, part, e, None
+
+
+def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS):
+    r"""The rows at ``eps_values`` (every part in ``parts``; ``workers`` processes), merged into ``out`` when it exists.
+
+    The document records the command line, ``digits`` and each entry's ``how`` and ``seconds``; each
+    row's ratios are :math:`E|Z|/E|Z_{SC}|` against the Staircase (Lemma 27).
+    """
+    t0 = time.perf_counter()
+    tasks = [(float(e), p, digits) for e in eps_values for p in parts]
+    # the slow parts first, so that two workers overlap them
+    tasks.sort(key=lambda t: (t[1] not in ("lattice_gauss", "theorem21"), -t[0]))
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            results = pool.map(_task, tasks, chunksize=1)
+    else:
+        results = [_task(t) for t in tasks]
+    doc = json.loads(Path(out).read_text()) if out is not None and Path(out).exists() else {
+        "format": FORMAT, "Delta": "1", "objective": "mean_abs", "rows": [], "commands": [], "failed": {}}
+    rows = {float(r["eps"]): r for r in doc["rows"]}
+    for eps, part, e, err in results:
+        row = rows.setdefault(eps, {"eps": repr(eps)})
+        row["staircase"] = _staircase(eps)
+        if e is not None:
+            row[part] = e
+            doc["failed"].pop(f"{eps:g} {part}", None)
+        else:
+            doc["failed"][f"{eps:g} {part}"] = err
+    doc["rows"] = [rows[k] for k in sorted(rows)]
+    doc["commands"].append(" ".join(["python -m arete_proofs.walkthrough.frontier"] + sys.argv[1:])
+                           if sys.argv and sys.argv[0].endswith("frontier.py") else
+                           f"compute({list(eps_values)}, digits={digits}, workers={workers})")
+    doc["generated"] = datetime.date.today().isoformat()
+    doc["seconds"] = round(time.perf_counter() - t0, 1)
+    if out is not None:
+        Path(out).write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
+
+
+def load(path=None):
+    r"""The shipped results file (:data:`DATA`) or ``path``: rows of :math:`E|Z|` against the Staircase (Lemma 27).
+
+    >>> load()["format"]
+    'arete-frontier/1'
+    """
+    doc = json.loads(Path(path or DATA).read_text())
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"{path or DATA}: not an {FORMAT} file")
+    return doc
+
+
+def ratio(row, part):
+    """:math:`E|Z|` of ``part`` over the Staircase's (``None`` when the row lacks the part).
+
+    >>> all(ratio(r, "laplace") > ratio(r, "lattice_gauss") > 1 for r in load()["rows"])
+    True
+    """
+    e = row.get(part)
+    if not e:
+        return None
+    return float(e["mean_abs"]) / float(row["staircase"]["mean_abs"])
+
+
+def _f(x, n=4):
+    return f"{float(x):.{n}g}"
+
+
+def table_markdown(doc=None):
+    r"""The page's table (MyST markdown): :math:`E|Z|` / Staircase per family, then the lattice rows' parameters.
+
+    >>> doc = load()
+    >>> len(table_markdown(doc).splitlines()) == len(doc["rows"]) + 2
+    True
+    """
+    doc = load() if doc is None else doc
+    head = ["ε", "Staircase (SC) E\\|Z\\|"] + [f"{_LABELS[p]} / SC" for p in PARTS] + \
+        ["Theorem 21: a, m; tight ε", "lattice + Gaussian: a, m, σ; tight ε (not certified)"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in doc["rows"]:
+        cells = [f"{float(r['eps']):g}", _f(r["staircase"]["mean_abs"], 5)]
+        for p in PARTS:
+            q = ratio(r, p)
+            star = "*" if p == "lattice_gauss" and q is not None and not r[p].get("confirmed") else ""
+            cells.append("—" if q is None else f"{q:.3f}{star}")
+        t = r.get("theorem21")
+        cells.append("—" if not t else f"{float(t['a']):g}, {t['m']}; {_f(t['epsilon'], 8)}")
+        g = r.get("lattice_gauss")
+        if g:
+            tight = _f(g["epsilon"], 8) if g.get("epsilon") else f"not run (estimate {_f(g['estimate'], 8)})"
+            cells.append(f"{_f(g['a'], 6)}, {g['m']}, {_f(g['sigma'], 4)}; {tight}")
+        else:
+            cells.append("—")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def update_page(page, doc=None):
+    r"""Replace the block between ``<!-- frontier-table -->`` markers of ``page`` by :func:`table_markdown`
+    (the :math:`E|Z|` ratios to the Staircase, Lemma 27).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = path.write_text("<!-- frontier-table -->\nold\n<!-- /frontier-table -->\n")
+    >>> update_page(path)
+    >>> table_markdown() in path.read_text()
+    True
+    """
+    import re
+
+    text = Path(page).read_text()
+    new, n = re.subn(r"(<!-- frontier-table -->\n)(?:.*?\n)?(<!-- /frontier-table -->)",
+                     lambda m: m.group(1) + table_markdown(doc) + "\n" + m.group(2), text, flags=re.S)
+    if n != 1:
+        raise ValueError(f"{page}: expected one <!-- frontier-table --> block, found {n}")
+    Path(page).write_text(new)
+
+
+def main(argv=None):
+    """``python -m arete_proofs.walkthrough.frontier --eps 4 8 12 --workers 2 --out docs/data/frontier.json``."""
+    ap = argparse.ArgumentParser(prog="python -m arete_proofs.walkthrough.frontier", description=__doc__.split("\n")[0])
+    ap.add_argument("--eps", type=float, nargs="+", required=True)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--digits", type=int, default=6)
+    ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
+    ap.add_argument("--out", default=None, help="the JSON file to write (merged when it exists)")
+    ap.add_argument("--page", default=None, help="also rewrite this page's frontier table")
+    a = ap.parse_args(argv)
+    if a.workers < 1:
+        ap.error("--workers must be >= 1")
+    doc = compute(a.eps, digits=a.digits, workers=a.workers, out=a.out, parts=tuple(a.parts))
+    if a.page:
+        update_page(a.page, doc)
+    print(table_markdown(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""The frontier table (issue 24): docs/data/frontier.json, its consistency and the page's table.
+
+The lattice + Gaussian E|Z| of each row is recomputed from its stored parameters with the float64
+tilted-pmf sum (:func:`arete_proofs.privacy.optimize_lattice.mean_abs`, a different summation
+from the mpmath ``LatticeLaw.mean_abs`` that wrote the file); the Staircase's E|Z| with Lemma 27's
+closed form; the Theorem 21 parameters with :func:`theorem21_parameters`.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+
+import pytest
+
+from arete_proofs.walkthrough import frontier
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def _check(doc):
+    from arete_proofs.distributions import staircase
+    from arete_proofs.distributions.lattice import theorem21_parameters
+    from arete_proofs.privacy import optimize_lattice as ol
+
+    for r in doc["rows"]:
+        e = float(r["eps"])
+        st = float(staircase.mean_abs(staircase.gamma_mean_abs(e), 1, e))
+        assert abs(float(r["staircase"]["mean_abs"]) / st - 1) < 1e-12
+        assert abs(float(r["laplace"]["mean_abs"]) - 1 / e) < 1e-14
+        for part in frontier.PARTS:
+            q = frontier.ratio(r, part)
+            if q is not None:
+                assert q > 1, (e, part)                       # the Staircase is the floor
+        t = r.get("theorem21")
+        if t:
+            assert (t["a"], t["m"]) == theorem21_parameters(int(e))[:2]
+            assert float(t["epsilon_upper"]) <= e and t["certified"]
+        g = r.get("lattice_gauss")
+        if g:
+            a, m, s, h = float(g["a"]), int(g["m"]), float(g["sigma"]), float(g["h"])
+            assert abs(ol.mean_abs(a, m, s, h) / float(g["mean_abs"]) - 1) < 1e-9
+            assert g["certified"] is False
+            if g["confirmed"]:
+                assert float(g["epsilon_upper"]) <= e
+            else:
+                assert float(g["estimate"]) <= e and g["epsilon"] is None
+        for part in ("lattice_gauss", "theorem21"):   # how each entry was made
+            if part in r:
+                assert {"how", "seconds"} <= set(r[part])
+
+
+def test_the_shipped_file_is_consistent():
+    doc = frontier.load()
+    assert doc["commands"] and {float(r["eps"]) for r in doc["rows"]} >= {4.0, 8.0, 12.0}
+    _check(doc)
+
+
+def test_a_tampered_row_is_caught():
+    doc = copy.deepcopy(frontier.load())
+    row = next(r for r in doc["rows"] if "lattice_gauss" in r)
+    row["lattice_gauss"]["mean_abs"] = repr(float(row["lattice_gauss"]["mean_abs"]) * 0.9)
+    with pytest.raises(AssertionError):
+        _check(doc)
+
+
+def test_the_page_shows_the_file():
+    page = (DOCS / "beyond.md").read_text()
+    m = re.search(r"<!-- frontier-table -->\n(.*?)\n<!-- /frontier-table -->", page, re.S)
+    assert m, "docs/beyond.md has no frontier table block"
+    assert m.group(1) == frontier.table_markdown(frontier.load())
+    doc = copy.deepcopy(frontier.load())
+    doc["rows"][0]["laplace"]["mean_abs"] = "1"
+    assert m.group(1) != frontier.table_markdown(doc)      # a changed number changes the table
+
+
+def test_bad_part():
+    with pytest.raises(ValueError, match="part"):
+        frontier.compute_part(8, "gamma")
