@@ -25,20 +25,11 @@ __all__ = ["CombCertificate"]
 
 # -- exact parameters and ball helpers -----------------------------------------------------------------
 def _exact(x, name):
-    """``x`` as an exact positive Fraction (decimal strings, ints, Fractions; floats exactly)."""
-    if isinstance(x, bool):
-        raise ValueError(f"{name} must be a positive real number, got {x!r}")
-    try:
-        if hasattr(x, "man_exp"):
-            man, exp = x.man_exp
-            q = Fraction(int(man)) * Fraction(2) ** int(exp)
-        else:
-            q = Fraction(x.strip() if isinstance(x, str) else x)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-        raise ValueError(f"{name} must be a positive real number, got {x!r}") from None
-    if not q > 0:
-        raise ValueError(f"{name} must be positive, got {x!r}")
-    return q
+    """``x`` as an exact positive Fraction (:func:`arete_proofs.certified.density.exact_parameter`:
+    decimal strings, ints, Fractions, floats and mpf exactly), or a one-line ``ValueError`` naming ``name``."""
+    from .density import exact_parameter
+
+    return exact_parameter(x, name)
 
 
 def _exact_real(x):
