@@ -77,7 +77,7 @@ class RateCell:
 @dataclass
 class RatesRegion:
     r"""The cover of :math:`[\varepsilon_{lo}, \varepsilon_0]` for one rule of Lemma 3 with
-    rates, in order of decreasing :math:`e_2`; :meth:`to_json` is the file :func:`check` reads.
+    rates, in order of decreasing :math:`e_2`; :meth:`RatesRegion.to_json` is the file :func:`check` reads.
 
     >>> reg = RatesRegion("mean_abs", "1", "11", [RateCell("1", "13/4", 0.5183, "lipschitz")])
     >>> json.loads(reg.to_json())["cells"][0]["e2"]
@@ -91,6 +91,7 @@ class RatesRegion:
     seconds: float = 0.0
 
     def to_json(self) -> str:
+        """The certificate as JSON text (``format``, ``rule``, ``eps_lo``, ``eps_0``, ``cells``), what :func:`check` reads."""
         doc = {"format": FORMAT, "rule": self.rule, "eps_lo": self.eps_lo, "eps_0": self.eps_0,
                "seconds": round(self.seconds, 1), "cells": [asdict(c) for c in self.cells]}
         return json.dumps(doc, indent=1) + "\n"

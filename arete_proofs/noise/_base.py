@@ -407,7 +407,7 @@ class Noise:
 
     # -- privacy -------------------------------------------------------------------------
     def tight_epsilon(self, Delta=1, *, digits=12):
-        r"""The tight :math:`\varepsilon^*` for sensitivity ``Delta`` (:class:`TightResult`)."""
+        r"""The tight :math:`\varepsilon^*` for sensitivity ``Delta`` (:class:`~arete_proofs.noise._base.TightResult`)."""
         raise self._unsupported("tight_epsilon")
 
     def certify(self, Delta=1, *, target=None, tol="1e-4", workers=1, numeric=True, max_seconds=1200,
