@@ -43,6 +43,7 @@ def _check(delta_pld, exact):
         assert delta_pld(e) <= exact[e - 2 * H - 1e-8] * (1 + 1e-9) + 1e-15, e
 
 
+@pytest.mark.slow  # the exact delta at 10 points: about 70 s
 def test_pld_is_pessimistic_and_tight(pld6, exact6):
     _check(pld6.get_delta_for_epsilon, exact6)
     # a broken variant (the loss rounded down one bin instead of up) is caught

@@ -51,6 +51,7 @@ def test_tight_epsilon_is_the_closed_form(loss):
     assert loss.gauss and loss.tight.epsilon == mp.mpf(TIGHT)
 
 
+@pytest.mark.slow  # the exact deltas with a Gaussian part: about 35 s
 def test_delta_decreases_to_zero_at_the_tight_epsilon(loss, deltas):
     assert 0 < deltas[0.45] < deltas[0.2] < 1
     assert deltas[0.45] < 1e-2          # ~0 close to the tight epsilon
@@ -58,6 +59,7 @@ def test_delta_decreases_to_zero_at_the_tight_epsilon(loss, deltas):
     assert r.delta == 0 and r.intervals == ()
 
 
+@pytest.mark.slow  # the exact deltas with a Gaussian part: about 35 s
 def test_delta_against_quadrature(deltas):
     q = _quad_delta(0.2)
     assert abs(float(deltas[0.2]) / q - 1) < 1e-6
@@ -77,6 +79,7 @@ def test_bad_sigma_rejected_and_alpha_ge_1_closed_form():
     assert accounting.hockey_stick(z, 1, 1, digits=6) == 0
 
 
+@pytest.mark.slow  # the exact deltas with a Gaussian part: about 35 s
 def test_pld_with_sigma_is_pessimistic(deltas):
     pytest.importorskip("dp_accounting", reason="the PLD needs the extra 'accounting' (dp-accounting)")
     from arete_proofs.privacy import pld
