@@ -20,11 +20,13 @@ SETS = [
     ("1e-7", "1", "1e-3"),
     ("0.3", "1e-3", "1e3"),
     ("0.9", "2", "1.9"),
-    pytest.param("3.7", "1", "0.9", marks=pytest.mark.slow),  # alpha >= 1 at 20 digits: 40 s
+    ("3.7", "1", "0.9"),
 ]
+# the alpha >= 1 set takes 40 s at 20 digits in the pointwise comparison: slow there
+POINTWISE = [pytest.param(*p, marks=pytest.mark.slow) if p[0] == "3.7" else p for p in SETS]
 
 
-@pytest.mark.parametrize("alpha,theta,lam", SETS)
+@pytest.mark.parametrize("alpha,theta,lam", POINTWISE)
 def test_logpdf_and_log_sf_match_the_engine(alpha, theta, lam):
     th = float(theta)
     ts = [0.0, 1e-8 * th, 0.01 * th, 0.3 * th, 2 * th, 30 * th, 600 * th]
