@@ -277,23 +277,35 @@ def comb_sf(k, weights, rates, *, digits=None):
     if k < 0:  # P(Z > k) = 1 - P(Z <= k) = 1 - P(Z >= -k) = 1 - P(Z > -k - 1)
         with mp.workdps(d + GUARD_DIGITS + 5):
             return 1 - comb_sf(-k - 1, w, r, digits=d + 5)
+
+    def terms(P):
+        t = []
+        for c in range(len(P.w)):
+            wc, lr = P.w[c], P.log_rho[c]
+            for res in range(wc):
+                j0 = k + 1 + ((res - k - 1) % wc)
+                t.append(P.B[c][res] * mp.exp(-j0 * lr) / (1 - P.q[c]))
+        return t
+
+    return _pole_sum(w, r, d, terms, "comb sf")
+
+
+def _pole_sum(w, r, d, terms, what):
+    """The sum of the partial-fraction terms ``terms(P)`` (built at the working precision) to ``d``
+    digits: the terms alternate in sign, so the working precision is raised until the cancellation
+    (the sum of their absolute values over the sum) leaves ``d`` digits and the guard."""
     extra = 10
     while True:
         P = _poles(w, r, d + GUARD_DIGITS + extra)
         with mp.workdps(d + GUARD_DIGITS + extra):
-            t = []
-            for c in range(len(P.w)):
-                wc, lr = P.w[c], P.log_rho[c]
-                for res in range(wc):
-                    j0 = k + 1 + ((res - k - 1) % wc)
-                    t.append(P.B[c][res] * mp.exp(-j0 * lr) / (1 - P.q[c]))
+            t = terms(P)
             val, size = mp.fsum(t), mp.fsum(abs(x) for x in t)
         if val > 0 and mp.log10(size / val) + 3 <= extra:
             with mp.workdps(d + GUARD_DIGITS):
                 return +val
         extra = int(mp.log10(size / val)) + 10 if val > 0 else 2 * extra
         if extra > 5000:
-            raise ArithmeticError("comb sf lost all digits")
+            raise ArithmeticError(f"{what} lost all digits")
 
 
 def comb_var(weights, rates, *, digits=None):
@@ -321,21 +333,17 @@ def comb_mean_abs(weights, rates, *, digits=None):
     True
     """
     w, r, d = _prep(weights, rates, digits)
-    extra = 10
-    while True:
-        P = _poles(w, r, d + GUARD_DIGITS + extra)
-        with mp.workdps(d + GUARD_DIGITS + extra):
-            t = []
-            for c in range(len(P.w)):
-                wc, q = P.w[c], P.q[c]
-                for res in range(wc):
-                    x = mp.exp(-res * P.log_rho[c])
-                    t.append(2 * P.B[c][res] * x * (res / (1 - q) + wc * q / (1 - q) ** 2))
-            val, size = mp.fsum(t), mp.fsum(abs(x) for x in t)
-        if mp.log10(size / val) + 3 <= extra:
-            with mp.workdps(d + GUARD_DIGITS):
-                return +val
-        extra = int(mp.log10(size / val)) + 10
+
+    def terms(P):
+        t = []
+        for c in range(len(P.w)):
+            wc, q = P.w[c], P.q[c]
+            for res in range(wc):
+                x = mp.exp(-res * P.log_rho[c])
+                t.append(2 * P.B[c][res] * x * (res / (1 - q) + wc * q / (1 - q) ** 2))
+        return t
+
+    return _pole_sum(w, r, d, terms, "comb E|Z|")
 
 
 def dominant(weights, rates, *, digits=None):
