@@ -236,8 +236,26 @@ def _max(vals):
 
 
 # -- the certificate ---------------------------------------------------------------------------------------
+class _CertificateReport:
+    """What the CLI reads of a certified enclosure, beside ``upper``, ``numeric``, ``target``,
+    ``params`` and ``Delta`` (shared by :class:`CombCertificate` and the lattice_gauss cover's result)."""
+
+    @property
+    def gap(self):
+        return None if self.numeric is None else self.upper - self.numeric
+
+    @property
+    def meets_target(self):
+        return self.target is not None and self.upper <= self.target
+
+    @property
+    def exact_parameters(self):
+        """The parameters as exact rationals and ``Delta`` (the CLI's ``exact_parameters``)."""
+        return {**self.params, "Delta": self.Delta}
+
+
 @dataclass
-class CombCertificate:
+class CombCertificate(_CertificateReport):
     r"""A certified enclosure :math:`\varepsilon^* \in [\mathrm{lower}, \mathrm{upper}]` (module docstring).
 
     ``lower``/``upper`` are floats rounded outward (``lo``/``hi`` the decimal strings); ``kind``:
@@ -291,19 +309,6 @@ class CombCertificate:
     def t_star(self):
         """The best window pair, or ``None`` when the tail limit is the supremum."""
         return None if not self.candidates or self.candidates[0][0] == "tail" else self.candidates[0][1]
-
-    @property
-    def gap(self):
-        return None if self.numeric is None else self.upper - self.numeric
-
-    @property
-    def meets_target(self):
-        return self.target is not None and self.upper <= self.target
-
-    @property
-    def exact_parameters(self):
-        """The parameters as exact rationals and ``Delta`` (the CLI's ``exact_parameters``)."""
-        return {**self.params, "Delta": self.Delta}
 
     T = property(lambda self: self.window.get("T"))
     tail_bound = property(lambda self: self.tail.get("eta"))

@@ -48,13 +48,13 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .comb_balls import _ball, _Comb, _comb_parts, _default_theta, _exact, _int, _precision
+from .comb_balls import _ball, _CertificateReport, _Comb, _comb_parts, _default_theta, _exact, _int, _precision
 
 __all__ = ["GaussCombCertificate", "certify_lattice_gauss"]
 
 
 @dataclass
-class GaussCombCertificate:
+class GaussCombCertificate(_CertificateReport):
     r"""Result of :func:`certify_lattice_gauss`: :math:`\mathrm{lower} \le \varepsilon^* \le \mathrm{upper}` (floats, outward).
 
     ``window_upper``/``tail_upper``: the two covers' bounds (the tail's before :math:`2\eta`);
@@ -87,18 +87,6 @@ class GaussCombCertificate:
     argument: str = ("cover of [0, T] and of one period of the limit law by cells with ln f enclosed (centered "
                      "form), critical cells of f', every shift |s| <= Delta; rigorous tail ratio past h n0 "
                      "(certified.combs_gauss)")
-
-    @property
-    def exact_parameters(self):
-        return {**self.params, "Delta": self.Delta}
-
-    @property
-    def gap(self):
-        return None if self.numeric is None else self.upper - self.numeric
-
-    @property
-    def meets_target(self):
-        return self.target is not None and self.upper <= self.target
 
     tail = property(lambda self: self.eta)
     evaluations = property(lambda self: self.cells)
