@@ -103,6 +103,7 @@ MODULES = [
     "chain.symbolic.hm25",
     "mechanisms.modular",
     "privacy.optimize_lattice",
+    "privacy.lattice_large",
     "walkthrough.frontier",
 ]
 

@@ -50,13 +50,17 @@ import numpy as np
 from .optimizer import Pass, SearchProblem
 
 __all__ = ["tilted_pmf", "estimate_epsilon", "estimate", "mean_abs", "variance", "solve_sigma",
-           "LatticeGaussProblem", "optimize", "MARGIN", "M_CHOICES", "MAX_TABLE_ERROR"]
+           "LatticeGaussProblem", "optimize", "MARGIN", "M_CHOICES", "MAX_TABLE_ERROR", "LARGE_M"]
 
 #: the float64 estimate is solved at eps * (1 - MARGIN) so that the exact value lands below eps
 MARGIN = 2e-7
 
 #: the largest relative rounding error (FFT, ~1e-16 of the largest tilted value) accepted in :func:`tilted_pmf`
 MAX_TABLE_ERROR = 1e-8
+
+#: above this m (and h = Delta/m) the estimator is :func:`arete_proofs.privacy.lattice_large.estimate`
+#: (positive sums, window 0 <= t <= 3 Delta plus the exact-profile tail limit) instead of the FFT table
+LARGE_M = 60
 
 #: default lattice sizes m searched at a target eps (rounded to an integer eps; else the nearest)
 M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (40, 55, 70), 12: (50, 65, 80)}
@@ -184,6 +188,10 @@ def estimate(a, m, sigma, Delta=1.0, h=None, *, grid=8, refine=6):
     if not (a > 0 and m >= 1 and sigma > 0 and Delta > 0 and h > 0):
         raise ValueError(f"need a > 0, m >= 1, sigma > 0, Delta > 0, h > 0; got a={a}, m={m}, sigma={sigma}, "
                          f"Delta={Delta}, h={h}")
+    if m > LARGE_M and abs(h * m - Delta) <= 1e-12 * Delta:
+        from . import lattice_large
+
+        return lattice_large.estimate(a, m, sigma, Delta, grid=grid, refine=refine)
     q, k0 = tilted_pmf(a, m)
     lam_h = a / m / h
     N = q.size - k0 - 1
@@ -227,6 +235,10 @@ def mean_abs(a, m, sigma, h):
     """
     from scipy import special
 
+    if int(m) > LARGE_M:
+        from . import lattice_large
+
+        return lattice_large.mean_abs(a, m, sigma, h)
     q, k0 = tilted_pmf(float(a), int(m))
     k = np.arange(0, q.size - k0)
     p = q[k0:] * np.exp(-float(a) / m * k)
@@ -310,7 +322,10 @@ class LatticeGaussProblem(SearchProblem):
             m_choices = (int(m),)
         elif m_choices is None:
             key = min(M_CHOICES, key=lambda k: abs(k - e))
-            m_choices = tuple(max(2, int(round(c * math.exp((e - key) / 2.4)))) for c in M_CHOICES[key])
+            if e > 10.5:  # the optimal m grows like 0.6 e^{eps/2} (docs/beyond.md): 250 at 12, 13 000 at 20
+                m_choices = tuple(int(round(c * 0.6 * math.exp(e / 2))) for c in (0.8, 1.0))
+            else:
+                m_choices = tuple(max(2, int(round(c * math.exp((e - key) / 2.4)))) for c in M_CHOICES[key])
         self.m_choices = tuple(int(c) for c in m_choices)
         self.m = self.m_choices[0]
         self.target = e * (1 - margin)
