@@ -31,7 +31,7 @@ unity (:func:`tail_profile`, products in logs).  Then
 
 **The loss** (:func:`estimate`): the window maximum of :math:`\ln f(t) - \min_{|v - t| \le \Delta}\ln f(v)`
 over :math:`0 \le t \le S\Delta` (``span`` :math:`S`) from the pmf, and the tail limit over one period of
-:math:`f_\infty` from the profile (the machinery of :mod:`arete_proofs.privacy.optimize_lattice`).
+:math:`f_\infty` from the profile (the machinery of :mod:`arete_proofs.privacy.optimize_lattice`, in ``privacy/_lattice_loss.py``).
 Between :math:`S\Delta` and the limit nothing is evaluated: an **estimate**, as the optimiser's is;
 tested against :func:`arete_proofs.privacy.optimize_lattice.estimate` where both run.
 
@@ -46,6 +46,8 @@ import functools
 import math
 
 import numpy as np
+
+from ._lattice_loss import _kernel_radius, _logF, _max_loss
 
 __all__ = ["partition_series", "window_pmf", "tail_profile", "estimate", "mean_abs"]
 
@@ -171,8 +173,6 @@ def estimate(a, m, sigma, Delta=1.0, *, span=3.0, grid=8, refine=6):
     >>> r["epsilon"] >= r["tail"] > 0
     True
     """
-    from .optimize_lattice import _kernel_radius, _logF, _max_loss
-
     a, m, sigma, Delta = float(a), int(m), float(sigma), float(Delta)
     if not (a > 0 and m >= 1 and sigma > 0 and Delta > 0 and span > 0):
         raise ValueError(f"need a > 0, m >= 1, sigma > 0, Delta > 0, span > 0; got a={a}, m={m}, sigma={sigma}, "
