@@ -34,11 +34,14 @@ from pathlib import Path
 
 from mpmath import mp
 
-__all__ = ["DATA", "FORMAT", "PARTS", "compute_part", "compute", "load", "ratio", "table_markdown", "update_page"]
+__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "compute_part", "compute", "load", "ratio", "table_markdown",
+           "update_page", "plot_ratios"]
 
 #: the shipped results (``docs/data/frontier.json`` of the source tree)
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "frontier.json"
 BEYOND = DATA.parent / "beyond.json"
+#: the same table for the variance (``--objective variance``)
+VARIANCE = DATA.parent / "frontier-variance.json"
 FORMAT = "arete-frontier/1"
 #: the entries of a row, in table order
 #: the largest m whose lattice + Gaussian optimum is confirmed by the exact engine here (minutes)
@@ -64,8 +67,10 @@ def _staircase(eps):
 
     with mp.workdps(30):
         g = staircase.gamma_mean_abs(eps, digits=20)
+        gv = staircase.gamma_var(eps, digits=20)
         return {"mean_abs": _s(staircase.mean_abs(g, 1, eps, digits=20)), "gamma": _s(g),
-                "how": "distributions.staircase.mean_abs at gamma_mean_abs (Lemma 27)"}
+                "variance": _s(staircase.var(gv, 1, eps, digits=20)), "gamma_var": _s(gv),
+                "how": "distributions.staircase.mean_abs at gamma_mean_abs, var at gamma_var (Lemma 27)"}
 
 
 def _from_beyond(eps, key):
@@ -79,20 +84,27 @@ def _from_beyond(eps, key):
     return None
 
 
-def compute_part(eps, part, *, digits=6):
-    r"""One entry (a JSON-ready dict) of the row at ``eps``: the family's least :math:`E|Z|` at tight
-    :math:`\varepsilon^* \le \varepsilon`; ``digits`` of the tight epsilons computed here.
+def compute_part(eps, part, *, digits=6, objective="mean_abs"):
+    r"""One entry (a JSON-ready dict) of the row at ``eps``: the family's least :math:`E|Z|` (or
+    :math:`\operatorname{Var} Z`, ``objective="variance"``) at tight :math:`\varepsilon^* \le \varepsilon`;
+    ``digits`` of the tight epsilons computed here.  Arete and Gamma + Gaussian are read from
+    ``beyond.json``, whose rows are :math:`E|Z|`-optimal: for the variance their ``variance`` is an
+    upper bound on the family's least variance (said in ``how``).
 
     >>> compute_part(8, "laplace")["mean_abs"]
     '0.125'
     """
     t0 = time.perf_counter()
+    if objective not in ("mean_abs", "variance"):
+        raise ValueError(f"objective must be 'mean_abs' or 'variance', got {objective!r}")
     if part == "laplace":
-        return {"mean_abs": _s(mp.mpf(1) / mp.mpf(eps)), "how": "Delta/eps (Lemma 26)"}
-    if part == "arete":
-        return _from_beyond(eps, "arete")
-    if part == "arete_gauss":
-        return _from_beyond(eps, "gauss")
+        return {"mean_abs": _s(mp.mpf(1) / mp.mpf(eps)), "variance": _s(2 / mp.mpf(eps) ** 2),
+                "how": "Delta/eps, 2 Delta^2/eps^2 (Lemma 26)"}
+    if part in ("arete", "arete_gauss"):
+        e = _from_beyond(eps, "arete" if part == "arete" else "gauss")
+        if e is not None and objective == "variance":
+            e["how"] += "; the E|Z|-optimal parameters: an upper bound on the least variance"
+        return e
     if part == "theorem21":
         from ..distributions.lattice import lattice_laplace, theorem21_parameters
         from ..privacy.tight_lattice import tight_epsilon_theorem21
@@ -108,19 +120,20 @@ def compute_part(eps, part, *, digits=6):
     if part == "lattice_gauss":
         from ..privacy import optimize_lattice, optimizer
 
-        problem = optimize_lattice.LatticeGaussProblem(float(eps), confirm_digits=digits)
+        problem = optimize_lattice.LatticeGaussProblem(float(eps), confirm_digits=digits, objective=objective)
         if min(problem.m_choices) > EXACT_M_MAX:  # the exact engine's window is O(m^2/a) points: too slow here
             point = optimizer.search(problem)
             p = point.params
             return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
-                    "mean_abs": repr(point.value), "variance": repr(optimize_lattice.variance(p["a"], p["m"],
-                                                                                             p["sigma"], p["h"])),
+                    "mean_abs": repr(optimize_lattice.mean_abs(p["a"], p["m"], p["sigma"], p["h"])),
+                    "variance": repr(optimize_lattice.variance(p["a"], p["m"], p["sigma"], p["h"])),
                     "epsilon": None, "estimate": repr(point.epsilon), "certified": False, "confirmed": False,
                     "scan": [[m, a, v] for m, a, v in problem.scan], "evaluations": point.evaluations,
                     "how": f"privacy.optimize_lattice float64 search only (m > {EXACT_M_MAX}: the exact engine "
                            "was not run; E|Z| float64)", "seconds": round(time.perf_counter() - t0, 1)}
         problem = optimize_lattice.LatticeGaussProblem(
-            float(eps), confirm_digits=digits, m_choices=[c for c in problem.m_choices if c <= EXACT_M_MAX])
+            float(eps), confirm_digits=digits, objective=objective,
+            m_choices=[c for c in problem.m_choices if c <= EXACT_M_MAX])
         o = optimizer.optimize(problem, 1, digits=digits)
         p = o.params
         return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
@@ -135,24 +148,24 @@ def compute_part(eps, part, *, digits=6):
 
 
 def _task(args):
-    eps, part, digits = args
+    eps, part, digits, objective = args
     t0 = time.perf_counter()
     try:
-        e = compute_part(eps, part, digits=digits)
+        e = compute_part(eps, part, digits=digits, objective=objective)
     except Exception as err:  # recorded in the file, not fatal for the other rows
         return eps, part, None, f"{type(err).__name__}: {err}"
     _log(f"eps={eps} {part}: {time.perf_counter() - t0:.1f} s")
     return eps, part, e, None
 
 
-def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS):
+def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective="mean_abs"):
     r"""The rows at ``eps_values`` (every part in ``parts``; ``workers`` processes), merged into ``out`` when it exists.
 
     The document records the command line, ``digits`` and each entry's ``how`` and ``seconds``; each
     row's ratios are :math:`E|Z|/E|Z_{SC}|` against the Staircase (Lemma 27).
     """
     t0 = time.perf_counter()
-    tasks = [(float(e), p, digits) for e in eps_values for p in parts]
+    tasks = [(float(e), p, digits, objective) for e in eps_values for p in parts]
     # the slow parts first, so that two workers overlap them
     tasks.sort(key=lambda t: (t[1] not in ("lattice_gauss", "theorem21"), -t[0]))
     if workers > 1:
@@ -163,7 +176,9 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS):
     else:
         results = [_task(t) for t in tasks]
     doc = json.loads(Path(out).read_text()) if out is not None and Path(out).exists() else {
-        "format": FORMAT, "Delta": "1", "objective": "mean_abs", "rows": [], "commands": [], "failed": {}}
+        "format": FORMAT, "Delta": "1", "objective": objective, "rows": [], "commands": [], "failed": {}}
+    if doc.get("objective", "mean_abs") != objective:
+        raise ValueError(f"{out}: holds objective {doc.get('objective')!r}, not {objective!r}")
     rows = {float(r["eps"]): r for r in doc["rows"]}
     for eps, part, e, err in results:
         row = rows.setdefault(eps, {"eps": repr(eps)})
@@ -176,7 +191,7 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS):
     doc["rows"] = [rows[k] for k in sorted(rows)]
     doc["commands"].append(" ".join(["python -m arete_proofs.walkthrough.frontier"] + sys.argv[1:])
                            if sys.argv and sys.argv[0].endswith("frontier.py") else
-                           f"compute({list(eps_values)}, digits={digits}, workers={workers})")
+                           f"compute({list(eps_values)}, digits={digits}, workers={workers}, objective={objective!r})")
     doc["generated"] = datetime.date.today().isoformat()
     doc["seconds"] = round(time.perf_counter() - t0, 1)
     if out is not None:
@@ -196,8 +211,8 @@ def load(path=None):
     return doc
 
 
-def ratio(row, part):
-    """:math:`E|Z|` of ``part`` over the Staircase's (``None`` when the row lacks the part).
+def ratio(row, part, key="mean_abs"):
+    """:math:`E|Z|` (``key="variance"``: the variance) of ``part`` over the Staircase's (``None`` when the row lacks the part).
 
     >>> all(ratio(r, "laplace") > ratio(r, "lattice_gauss") > 1 for r in load()["rows"])
     True
@@ -205,7 +220,7 @@ def ratio(row, part):
     e = row.get(part)
     if not e:
         return None
-    return float(e["mean_abs"]) / float(row["staircase"]["mean_abs"])
+    return float(e[key]) / float(row["staircase"][key])
 
 
 def _f(x, n=4):
@@ -213,27 +228,36 @@ def _f(x, n=4):
 
 
 def table_markdown(doc=None):
-    r"""The page's table (MyST markdown): :math:`E|Z|` / Staircase per family, then the lattice rows' parameters.
+    r"""The page's table (MyST markdown): :math:`E|Z|` (or Var, by the file's ``objective``) / Staircase per
+    family, then the lattice rows' parameters.
 
     >>> doc = load()
     >>> len(table_markdown(doc).splitlines()) == len(doc["rows"]) + 2
     True
     """
     doc = load() if doc is None else doc
-    head = ["ε", "Staircase (SC) E\\|Z\\|"] + [f"{_LABELS[p]} / SC" for p in PARTS] + \
-        ["Theorem 21: a, m; tight ε", "lattice + Gaussian: a, m, σ; tight ε (not certified)"]
+    key = doc.get("objective", "mean_abs")
+    what = "E\\|Z\\|" if key == "mean_abs" else "Var"
+    head = ["ε", f"Staircase (SC) {what}"] + [f"{_LABELS[p]} / SC" for p in PARTS] + \
+        ["Theorem 21: a, m; tight ε", "lattice + Gaussian: a, m, σ; tight ε"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in doc["rows"]:
-        cells = [f"{float(r['eps']):g}", _f(r["staircase"]["mean_abs"], 5)]
+        cells = [f"{float(r['eps']):g}", _f(r["staircase"][key], 5)]
         for p in PARTS:
-            q = ratio(r, p)
+            q = ratio(r, p, key) if r.get(p) and key in r[p] else None
             star = "*" if p == "lattice_gauss" and q is not None and not r[p].get("confirmed") else ""
             cells.append("—" if q is None else f"{q:.3f}{star}")
         t = r.get("theorem21")
         cells.append("—" if not t else f"{float(t['a']):g}, {t['m']}; {_f(t['epsilon'], 8)}")
         g = r.get("lattice_gauss")
         if g:
-            tight = _f(g["epsilon"], 8) if g.get("epsilon") else f"not run (estimate {_f(g['estimate'], 8)})"
+            c = g.get("certificate")
+            if c:
+                tight = f"[{_f(c['lower'], 10)}, {_f(c['upper'], 10)}] certified"
+            elif g.get("epsilon"):
+                tight = f"{_f(g['epsilon'], 8)} (exact engine, not certified)"
+            else:
+                tight = f"estimate {_f(g['estimate'], 8)}"
             cells.append(f"{_f(g['a'], 6)}, {g['m']}, {_f(g['sigma'], 4)}; {tight}")
         else:
             cells.append("—")
@@ -241,9 +265,49 @@ def table_markdown(doc=None):
     return "\n".join(lines)
 
 
-def update_page(page, doc=None):
-    r"""Replace the block between ``<!-- frontier-table -->`` markers of ``page`` by :func:`table_markdown`
-    (the :math:`E|Z|` ratios to the Staircase, Lemma 27).
+def plot_ratios(docs=None, *, pyplot=False):
+    r"""The ratio plot of docs/beyond.md: each family's least :math:`E|Z|` (left) and Var (right) over the
+    Staircase's (Lemma 27, the floor of every :math:`\varepsilon`-DP noise) against :math:`\varepsilon`,
+    from the shipped files (``docs``: a list of loaded files; default :data:`DATA` and :data:`VARIANCE`).
+    Hollow markers: rows that are estimates (not confirmed by the exact engine).  Returns the figure.
+
+    >>> fig = plot_ratios()
+    >>> len(fig.axes)
+    2
+    """
+    if pyplot:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(10, 4))
+    else:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(10, 4))
+    if docs is None:
+        docs = [load(DATA)] + ([load(VARIANCE)] if VARIANCE.exists() else [])
+    axes = fig.subplots(1, 2)
+    for ax, doc in zip(axes, docs):
+        key = doc.get("objective", "mean_abs")
+        for i, part in enumerate(PARTS):
+            pts = [(float(r["eps"]), ratio(r, part, key), bool(r[part].get("confirmed", True)))
+                   for r in doc["rows"] if r.get(part) and key in r[part]]
+            if not pts:
+                continue
+            ax.semilogy([p[0] for p in pts], [p[1] for p in pts], f"C{i}-", lw=1, label=_LABELS[part])
+            for x, y, ok in pts:
+                ax.semilogy([x], [y], f"C{i}o", ms=4, mfc=None if ok else "none")
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.set_xlabel("eps (Delta = 1)")
+        ax.set_ylabel(("E|Z|" if key == "mean_abs" else "Var Z") + " / Staircase")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def update_page(page, doc=None, *, marker="frontier-table"):
+    r"""Replace the block between ``<!-- frontier-table -->`` markers (``marker``) of ``page`` by
+    :func:`table_markdown` (the ratios to the Staircase, Lemma 27).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "page.md"
@@ -255,10 +319,10 @@ def update_page(page, doc=None):
     import re
 
     text = Path(page).read_text()
-    new, n = re.subn(r"(<!-- frontier-table -->\n)(?:.*?\n)?(<!-- /frontier-table -->)",
+    new, n = re.subn(rf"(<!-- {marker} -->\n)(?:.*?\n)?(<!-- /{marker} -->)",
                      lambda m: m.group(1) + table_markdown(doc) + "\n" + m.group(2), text, flags=re.S)
     if n != 1:
-        raise ValueError(f"{page}: expected one <!-- frontier-table --> block, found {n}")
+        raise ValueError(f"{page}: expected one <!-- {marker} --> block, found {n}")
     Path(page).write_text(new)
 
 
@@ -269,14 +333,15 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--digits", type=int, default=6)
     ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
+    ap.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs")
     ap.add_argument("--out", default=None, help="the JSON file to write (merged when it exists)")
     ap.add_argument("--page", default=None, help="also rewrite this page's frontier table")
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
-    doc = compute(a.eps, digits=a.digits, workers=a.workers, out=a.out, parts=tuple(a.parts))
+    doc = compute(a.eps, digits=a.digits, workers=a.workers, out=a.out, parts=tuple(a.parts), objective=a.objective)
     if a.page:
-        update_page(a.page, doc)
+        update_page(a.page, doc, marker="frontier-table" if a.objective == "mean_abs" else "frontier-variance-table")
     print(table_markdown(doc))
     return 0
 
