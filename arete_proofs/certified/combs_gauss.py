@@ -144,6 +144,19 @@ class GaussCombCertificate(_CertificateReport):
         return d
 
 
+_BALLS = {}
+
+
+def _bq(q):
+    """``_ball(q)`` cached (the cell half-widths repeat)."""
+    b = _BALLS.get(q)
+    if b is None:
+        if len(_BALLS) > 4096:
+            _BALLS.clear()
+        b = _BALLS[q] = _ball(q)
+    return b
+
+
 def _down(x):
     v = float(x.lower())
     return -math.inf if math.isnan(v) else math.nextafter(v, -math.inf)
@@ -194,11 +207,13 @@ class _Law:
         arb = self.arb
         c = (x0 + x1) / 2
         d = (x1 - x0) / 2
-        D = _ball(d)
+        D = _bq(d)
+        Dx = (-D).union(D)
+        cb = _ball(c)
         F, F1, F2, M3 = arb(0), arb(0), arb(0), arb(0)
         for k in range(math.ceil(c - self.R), math.floor(c + self.R) + 1):
-            x = _ball(c - k)
-            p, p1, p2, m3 = self._kernel(x, x + (-D).union(D))
+            x = cb - k
+            p, p1, p2, m3 = self._kernel(x, x + Dx)
             qk = self.qk(k)
             F += qk * p
             F1 += qk * p1
@@ -236,23 +251,22 @@ class _Law:
 
 
 def _cell_G(lam, F, F1, F2, M3, c, d):
-    """(G(c), G'(c), G''(I)) for the cell of centre c (exact), half-width d (exact)."""
-    from flint import arb
-
-    D = _ball(d)
+    """(G(c), G'(c), G''(I)) for the cell of centre c (exact Fraction or a ball containing it), half-width d (exact)."""
+    D = _bq(d)
     S = (-D).union(D)
-    S2 = arb(0).union(D * D / 2)
+    S2 = (D - D).union(D * D / 2)
     F2I = F2 + M3 * S
     F1I = F1 + F2I * S
     FI = F + F1 * S + F2I * S2
     r1 = F1I / FI
-    return F.log() - lam * _ball(c), F1 / F - lam, F2I / FI - r1 * r1
+    c = c if not isinstance(c, Fraction) else _ball(c)
+    return F.log() - lam * c, F1 / F - lam, F2I / FI - r1 * r1
 
 
 def _qmax(v, s, K, d):
     """Upper bound of v + s x + K x^2/2 over |x| <= d (balls; module docstring)."""
     Ku = K.upper()
-    D = _ball(d)
+    D = d if not isinstance(d, Fraction) else _bq(d)
     inc = abs(s) * D
     if Ku < 0:
         inc2 = s * s / (2 * (-Ku))
@@ -264,7 +278,7 @@ def _qmin(v, s, K, dl, dr=None):
     """Lower bound of v + s x + K x^2/2 over -dl <= x <= dr (balls): linear in s, so its two ends."""
     dr = dl if dr is None else dr
     Kl = K.lower()
-    L, Rr = _ball(dl), _ball(dr)
+    L, Rr = _bq(dl), _bq(dr)
     out = math.inf
     for se in (s.lower(), s.upper()):
         cands = [-se * L + Kl * L * L / 2, se * Rr + Kl * Rr * Rr / 2]
@@ -294,11 +308,11 @@ class _Cover:
             N = self.N
             F, F1, F2, M3 = self.law.grid(off, N, self.ja, self.jb)
             d = Fraction(1, 2 * N)
+            cr = [_ball(self.ja + off + Fraction(2 * r + 1, 2 * N)) for r in range(N)]
             G = []
             for i in range(len(F)):
                 j, r = divmod(i, N)
-                c = self.ja + j + off + Fraction(2 * r + 1, 2 * N)
-                G.append(_cell_G(self.lam, F[i], F1[i], F2[i], M3[i], c, d))
+                G.append(_cell_G(self.lam, F[i], F1[i], F2[i], M3[i], cr[r] + j, d))
             g = self._grids[off] = G
         return g
 
@@ -337,8 +351,8 @@ class _Cover:
         N, d = self.N, Fraction(1, 2 * self.N)
         G = self._grid(Fraction(0))
         convex, other = [], []
+        D = _bq(d)
         for i, (g0, g1, g2) in enumerate(G):
-            D = _ball(d)
             if not (g1 + g2 * (-D).union(D)).contains(0) or g2.upper() < 0:
                 continue
             j, r = divmod(i, N)
@@ -355,7 +369,7 @@ class _Cover:
                 m = (x0 + x1) / 2
                 for a, b in ((x0, m), (m, x1)):
                     h0, h1, h2 = self._direct(a, b)
-                    D = _ball((b - a) / 2)
+                    D = _bq((b - a) / 2)
                     if not (h1 + h2 * (-D).union(D)).contains(0) or h2.upper() < 0:
                         continue
                     (convex if h2.lower() > 0 else nxt).append((a, b, h0, h1, h2))
@@ -380,36 +394,50 @@ class _Cover:
             self.lows.append(low)
             self.vpos.append(cv)
             self.vup.append(up)
+        self.starts_f = [float(x) for x in self.starts]
+        self.ends_f = [float(x) for x in self.ends]
+        self.vpos_f = [float(x) for x in self.vpos]
 
     def _dip_low(self, a, b):
-        i, j = bisect_left(self.ends, a), bisect_right(self.starts, b)
+        """min of the dip lower bounds over dip cells meeting [a, b]; float search lists widened by a
+        relative 1e-9 (more cells only lower the min, so the bound stays valid)."""
+        af, bf = float(a), float(b)
+        sl = 1e-9 * (1 + abs(af) + abs(bf))
+        i, j = bisect_left(self.ends_f, af - sl), bisect_right(self.starts_f, bf + sl)
         return min(self.lows[i:j], default=math.inf)
 
     def _dip_up(self, a, b):
-        i, j = bisect_left(self.vpos, a), bisect_right(self.vpos, b)
+        """min of the upper values G(v') over dip points v' in [a, b] (the float range shrunk: fewer
+        candidates only raise the min, so the lower value stays valid)."""
+        af, bf = float(a), float(b)
+        sl = 1e-9 * (1 + abs(af) + abs(bf))
+        i, j = bisect_left(self.vpos_f, af + sl), bisect_right(self.vpos_f, bf - sl)
         return min(self.vup[i:j], default=math.inf)
 
     # -- t cells -----------------------------------------------------------------------------------
-    def _bound(self, x0, x1, c0, cp, cm):
-        """Upper bound over t in [x0, x1] from (G, G', G'') of the cell, its +Du and -Du shifts."""
-        d = (x1 - x0) / 2
+    def _bound(self, x0, x1, d, c0, cp, cm):
+        """Upper bound over t in the cell [x0, x1] (floats, for the dip search; d the exact half-width)
+        from (G, G', G'') of the cell and of its +Du and -Du shifts."""
+        d = _bq(d)
         up = max(_qmax(c0[0] - cp[0], c0[1] - cp[1], c0[2] - cp[2], d),
                  _qmax(c0[0] - cm[0], c0[1] - cm[1], c0[2] - cm[2], d))
-        low = self._dip_low(x0 - self.Du, x1 + self.Du)
+        low = self._dip_low(x0 - self.Duf, x1 + self.Duf)
         if low < math.inf:
             up = max(up, math.nextafter(_qmax(c0[0], c0[1], c0[2], d) - low, math.inf))
         return up
 
     def _lower_at(self, t, g=None, gp=None, gm=None):
-        """A certified lower value of sup_v G(t) - G(v) (balls), t exact."""
+        """A certified lower value of sup_v G(t) - G(v) (balls), t exact (or a float when the balls are given)."""
         g = self._point(t) if g is None else g
         gp = self._point(t + self.Du) if gp is None else gp
         gm = self._point(t - self.Du) if gm is None else gm
-        vmin = min(_up(gp), _up(gm), self._dip_up(t - self.Du, t + self.Du))
+        tf = float(t)
+        vmin = min(_up(gp), _up(gm), self._dip_up(tf - self.Duf, tf + self.Duf))
         return math.nextafter(_down(g) - vmin, -math.inf)
 
     def run(self):
         N, Du = self.N, self.Du
+        self.Duf = float(Du)
         G0 = self._grid(Fraction(0))
         Gp, Gm = self._grid(self.op), self._grid(self.om)
         self._dips()
@@ -420,23 +448,34 @@ class _Cover:
         i_hi = math.ceil((self.U - self.ja) * N)
         shift_p, shift_m = (self.fl) * N, (self.ce) * N
         for i in range(i_lo, i_hi):
-            x0 = self.ja + Fraction(i, N)
+            x0 = self.ja + i / N
             c0, cp, cm = G0[i], Gp[i + shift_p], Gm[i - shift_m]
-            ub = self._bound(x0, x0 + 2 * d, c0, cp, cm)
-            lo = self._lower_at(x0 + d, c0[0], cp[0], cm[0])
+            ub = self._bound(x0, x0 + 1 / N, d, c0, cp, cm)
+            lo = self._lower_at(x0 + 0.5 / N, c0[0], cp[0], cm[0])
             if lo > best:
-                best, pair = lo, x0 + d
-            heap.append((-ub, x0, x0 + 2 * d))
+                best, pair = lo, i
+            heap.append((-ub, i, None, None))
         heapq.heapify(heap)
-        for _, a, b in heapq.nsmallest(64, heap):   # float-guided peaks of the best cells
-            lo = self._lower_at(self._peak(a, b))
+        if pair is not None:
+            pair = self.ja + Fraction(2 * pair + 1, 2 * N)
+
+        def cell(item):
+            if item[2] is None:
+                a = self.ja + Fraction(item[1], N)
+                return a, a + 2 * d
+            return item[2], item[3]
+
+        for item in heapq.nsmallest(64, heap):   # float-guided peaks of the best cells
+            t = self._peak(*cell(item))
+            lo = self._lower_at(t)
             if lo > best:
-                best, pair = lo, self._peak(a, b)
-        cells, stuck = len(heap), -math.inf
+                best, pair = lo, t
+        cells, stuck, seq = len(heap), -math.inf, len(heap) + i_hi
         while heap and -heap[0][0] > best + self.tol and cells < self.max_cells:
-            ub, a, b = heapq.heappop(heap)
+            item = heapq.heappop(heap)
+            a, b = cell(item)
             if b - a < Fraction(1, 2 ** 40):   # no progress by bisection: keep the bound as it is
-                stuck = max(stuck, -ub)
+                stuck = max(stuck, -item[0])
                 continue
             m = (a + b) / 2
             t = self._peak(a, b)
@@ -445,7 +484,8 @@ class _Cover:
                 best, pair = lo, t
             for x, y in ((a, m), (m, b)):
                 c0, cp, cm = self._direct(x, y), self._direct(x + Du, y + Du), self._direct(x - Du, y - Du)
-                heapq.heappush(heap, (-self._bound(x, y, c0, cp, cm), x, y))
+                seq += 1
+                heapq.heappush(heap, (-self._bound(float(x), float(y), (y - x) / 2, c0, cp, cm), seq, x, y))
             cells += 1
             if self.progress and cells % 2000 == 0:
                 self.progress(f"{self.label}: {cells} cells, bound {-heap[0][0]:.10g}, lower {best:.10g}")
@@ -570,7 +610,7 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     return GaussCombCertificate(
         params={"a": _txt(ra[0]), "m": mm, "sigma": _txt(sq), "h": _txt(hq)}, Delta=_txt(Dq), lower=max(Wl, Ll),
         upper=upper, window_upper=Wu, window_lower=Wl, tail_upper=Lu, tail_lower=Ll, eta=eta, n0=n0,
-        T=_txt(hq * U_win), theta=_txt(th), cells=c1 + c2, choices=choices,
+        T=repr(float(hq * U_win)), theta=_txt(th), cells=c1 + c2, choices=choices,
         t_star=None if Wt is None or Wl < Ll else hq * Wt, seconds=time.perf_counter() - t_start)
 
 
