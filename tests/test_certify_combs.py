@@ -251,6 +251,21 @@ def test_lattice_gauss_cover_against_a_dense_grid():
     assert r.lower - 1e-4 < grid <= r.upper        # the grid value is a lower value of eps*, close to it
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("a,m,sigma,h", [("7.94923", 34, "0.012328", "1/34"),   # the eps = 8 optimum (tail sup)
+                                         ("7.945", 28, "0.015", "1/28")])      # docs/lattice.md (window sup)
+def test_lattice_gauss_cover_at_issue24_points(a, m, sigma, h):
+    """Against the float64 estimator (another summation: FFT pmf, Brent refinement), which agrees with
+    the exact engine to 8 digits at both points (privacy.optimize_lattice docstring)."""
+    from arete_proofs.certified.combs_gauss import certify_lattice_gauss
+    from arete_proofs.privacy.optimize_lattice import estimate_epsilon
+
+    r = certify_lattice_gauss(a, m, sigma, h, 1, tol="1e-6")
+    e = estimate_epsilon(float(a), m, float(sigma), 1.0, float(Fraction(h)))
+    assert r.lower - 1e-9 <= e <= r.upper + 1e-9 and r.upper - r.lower < 1e-6
+    assert r.upper < 8.0 if m == 34 else r.lower > 8.0      # private at eps = 8 / not private
+
+
 def test_lattice_gauss_certificate_check_and_refutations():
     from arete_proofs.certified.combs_gauss import certify_lattice_gauss, check
 
