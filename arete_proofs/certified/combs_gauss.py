@@ -616,7 +616,13 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
 
 @dataclass(frozen=True)
 class GaussCheckReport:
-    """Outcome of :func:`check`: ``ok``, the reasons for a refusal, the recomputed certificate."""
+    r"""Outcome of :func:`check`: ``ok`` (the recomputed enclosure of :math:`\varepsilon^*` lies in the stated one), the ``reasons`` for a refusal, the ``recomputed`` certificate.
+
+    >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-5")
+    >>> rep = check(dict(r.to_json(), lower=repr(r.upper)))     # lower edited up to the upper end
+    >>> rep.ok, len(rep.reasons)
+    (False, 1)
+    """
 
     ok: bool
     reasons: tuple
@@ -624,9 +630,10 @@ class GaussCheckReport:
 
 
 def check(doc):
-    """Recompute a :meth:`GaussCombCertificate.to_json` document from its parameters and choices.
+    r"""Recompute a :meth:`GaussCombCertificate.to_json` document from its parameters and choices.
 
-    Refused when the recomputed enclosure is not inside the document's ``[lower, upper]``.
+    Refused when the recomputed enclosure :math:`[\mathrm{lower}', \mathrm{upper}'] \ni \varepsilon^*`
+    (module docstring) is not inside the document's ``[lower, upper]``.
 
     >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-5")
     >>> doc = r.to_json(); doc["upper"] = repr(r.lower - 1e-3)
