@@ -470,8 +470,8 @@ class _Cover:
             lo = self._lower_at(t)
             if lo > best:
                 best, pair = lo, t
-        cells, stuck, seq = len(heap), -math.inf, len(heap) + i_hi
-        while heap and -heap[0][0] > best + self.tol and cells < self.max_cells:
+        cells, stuck, seq, splits = len(heap), -math.inf, len(heap) + i_hi, 0
+        while heap and -heap[0][0] > best + self.tol and splits < self.max_cells:
             item = heapq.heappop(heap)
             a, b = cell(item)
             if b - a < Fraction(1, 2 ** 40):   # no progress by bisection: keep the bound as it is
@@ -487,7 +487,8 @@ class _Cover:
                 seq += 1
                 heapq.heappush(heap, (-self._bound(float(x), float(y), (y - x) / 2, c0, cp, cm), seq, x, y))
             cells += 1
-            if self.progress and cells % 2000 == 0:
+            splits += 1
+            if self.progress and splits % 2000 == 0:
                 self.progress(f"{self.label}: {cells} cells, bound {-heap[0][0]:.10g}, lower {best:.10g}")
         return max(-heap[0][0] if heap else -math.inf, stuck), best, pair, cells
 
@@ -517,7 +518,7 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     r"""Certified :math:`[\mathrm{lower}, \mathrm{upper}] \ni \varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (module docstring).
 
     A :class:`GaussCombCertificate`; ``upper`` is proved, its distance to ``lower`` is about
-    ``tol`` unless ``max_cells`` ran out (then ``upper`` is still a proved bound).  ``N``: cells
+    ``tol`` unless ``max_cells`` bisections (per cover) ran out (then ``upper`` is still a proved bound).  ``N``: cells
     per lattice step (``cells_per_step``: an alias); ``R``, ``J``, ``n0``, ``theta``: the
     truncation, tail split, window and Chernoff rate (chosen when ``None``); ``progress``: a
     callable taking a status line.
