@@ -485,7 +485,8 @@ class _Cover:
             for x, y in ((a, m), (m, b)):
                 c0, cp, cm = self._direct(x, y), self._direct(x + Du, y + Du), self._direct(x - Du, y - Du)
                 seq += 1
-                heapq.heappush(heap, (-self._bound(float(x), float(y), (y - x) / 2, c0, cp, cm), seq, x, y))
+                ub = min(-item[0], self._bound(float(x), float(y), (y - x) / 2, c0, cp, cm))   # both valid
+                heapq.heappush(heap, (-ub, seq, x, y))
             cells += 1
             splits += 1
             if self.progress and splits % 2000 == 0:
