@@ -276,6 +276,8 @@ def test_lattice_gauss_certificate_check_and_refutations():
     assert not check(bad).ok
     bad = dict(doc, lower=repr(r.upper))                                   # lower edited up
     assert not check(bad).ok
+    assert not check(dict(doc, choices=dict(doc["choices"], R=1))).ok    # a truncation the bound does not cover
+    assert not check({k: v for k, v in doc.items() if k != "choices"}).ok
     # an enclosure computed with sigma altered by 1%, passed off as the original parameters
     s = certify_lattice_gauss("3", 2, "0.202", "0.5", 1, tol="1e-6")
     forged = dict(s.to_json(), params=doc["params"])

@@ -643,12 +643,15 @@ def check(doc):
     False
     """
     reasons = []
-    if doc.get("kind") != "lattice_gauss":
+    if not isinstance(doc, dict) or doc.get("kind") != "lattice_gauss":
         return GaussCheckReport(False, ("not a lattice_gauss certificate",))
-    p, ch = doc["params"], doc["choices"]
-    r = certify_lattice_gauss(p["a"], p["m"], p["sigma"], p["h"], doc["Delta"], tol=ch["tol"], prec=ch["prec"],
-                              theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"])
-    lo, hi = float(doc["lower"]), float(doc["upper"])
+    try:
+        p, ch = doc["params"], doc["choices"]
+        lo, hi = float(doc["lower"]), float(doc["upper"])
+        r = certify_lattice_gauss(p["a"], p["m"], p["sigma"], p["h"], doc["Delta"], tol=ch["tol"],
+                                  prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"])
+    except (KeyError, TypeError, ValueError) as e:
+        return GaussCheckReport(False, (f"malformed or inadmissible certificate: {e}",))
     if not lo <= r.lower:
         reasons.append(f"lower {lo!r} is above the recomputed lower bound {r.lower!r}")
     if not r.upper <= hi:
