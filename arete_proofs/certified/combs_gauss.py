@@ -1,41 +1,74 @@
 r"""A certified enclosure of the tight epsilon of ``lattice_gauss`` :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0,\sigma^2)` (issue 24).
 
-No cell convexity here, so the window is a **cover**.  For :math:`F(t) = \sum_k c_k\,\varphi_\sigma(t - hk)`
-(:math:`c_k = p_k`, or :math:`C_{k \bmod w}e^{-\lambda k}` for the limit law) and a cell :math:`I`:
-:math:`F(I)` and :math:`F'(I)` are enclosed by summing the lattice points within :math:`R` of the
-cell (:math:`\varphi` over a cell from its monotone pieces) plus a ball for the rest
-(:math:`c_k \le C_{\max}e^{-\lambda|k|}`, or :math:`C_{\max}e^{-\lambda k}` for the limit law; away from the
-cell consecutive bounds shrink by :math:`e^{\lambda - hR/\sigma^2} \le 1/2`),
-and :math:`\ln F(I) \subset \ln F(c) + (F'/F)(I)\,(I - c)` (centered form).  For :math:`t \in I` the
-minimum of :math:`\ln F` over :math:`[t - \Delta, t + \Delta]` is at an end or at a zero of :math:`F'`, which
-lies in a *critical* cell :math:`J` (one whose enclosure :math:`F'(J)` contains 0).  Hence
+No cell convexity here, so the window is a **cover**.  In lattice units :math:`u = t/h`, with
+:math:`\beta = h^2/\sigma^2`, :math:`\lambda = a/m` and :math:`q_k = p_k e^{\lambda k}` (order one:
+:math:`0 \le q_k \le C_{\max}`),
 
 .. math::
 
-   \sup_{t \in I,\ |v - t| \le \Delta} \ln F(t) - \ln F(v) \le
-   \max\Big(\overline{g_+(I)},\ \overline{g_-(I)},\ \overline{\ln F(I)} - \min_{J \text{ critical},\ J \cap (I \pm \Delta) \ne \emptyset} \underline{\ln F(J)}\Big),
+   \ln f(hu) = G(u) + \mathrm{const}, \quad G(u) = \ln F(u) - \lambda u, \quad
+   F(u) = \sum_k q_k\,\psi(u - k), \quad \psi(x) = e^{\lambda x - \beta x^2/2},
 
-:math:`g_\pm(t) = \ln F(t) - \ln F(t \mp \Delta)` (centered form too).  Cells whose bound exceeds the
-best certified lower value (a pair evaluated in balls) by more than ``tol`` are bisected.
+and the limit law is the same with :math:`q_k = C_{k \bmod w}` for every :math:`k` (periodic, so
+one period of :math:`t` suffices).  :math:`\psi' = y\psi`, :math:`\psi'' = (y^2-\beta)\psi`,
+:math:`\psi''' = (y^3 - 3\beta y)\psi`, :math:`y = \lambda - \beta x`.
 
-**Tail.** With :math:`n = \lfloor t/h \rfloor`, :math:`E_k \le E_0 e^{-\theta k}` (the comb's Chernoff bound),
-splitting :math:`\sum_{k \ge 0}` at :math:`k = n - \lfloor n/2 \rfloor` and using
-:math:`f_\infty \ge C_{\min} e^{-\lambda n}\varphi(h)`:
+**Cells.**  On a grid of :math:`N` cells per lattice step, :math:`F, F', F''` at every cell centre
+:math:`c` and :math:`M_3 \ge \sup_I |F'''|` are four convolutions of :math:`(q_k)` with kernel samples
+(``arb_poly`` products; :math:`M_3`'s kernel is :math:`|\psi'''|` enclosed on the ball
+:math:`x \pm \delta`), the terms :math:`|u - k| > R` bounded by :math:`4C_{\max}\,\mathrm{term}(R-1)`,
+:math:`\mathrm{term}(x) = (\lambda + \beta x + \sqrt{3\beta} + 1)^3 e^{\lambda x - \beta x^2/2}`
+(each further term is at most half the previous one).  Then :math:`F''(I) \subset F''(c) + M_3[-\delta,\delta]`,
+:math:`F'(I)`, :math:`F(I)` by Taylor, :math:`G''(I) \subset F''(I)/F(I) - (F'(I)/F(I))^2`, and for
+:math:`s \in [-\delta, \delta]`
 
 .. math::
 
-   \frac{|f - f_\infty|}{f_\infty} \le \frac{E_0}{C_{\min}}\Big[e^{-\theta n/2}
-   + \frac{e^{\lambda n}\varphi(h(n+1)/2)}{\varphi(h)(1 - e^{-h^2(n+1)/(2\sigma^2)})}\Big]
-   + \frac{C_{\max}}{C_{\min}} \frac{e^{\lambda(n+1)}\varphi(h(n+1))}{\varphi(h)(1 - e^{\lambda - h^2(n+1)/\sigma^2})},
+   G(c + s) \le G(c) + G'(c)s + \overline{G''(I)}\,s^2/2 \le G(c) +
+   \begin{cases} \min(|G'(c)|\delta,\ G'(c)^2/(2|\overline{G''}|)) & \overline{G''} < 0 \\
+   |G'(c)|\delta + \overline{G''}\delta^2/2 & \text{else}\end{cases}
 
-each term decreasing for :math:`n \ge n_{\rm mono} = \lceil 4\sigma^2\lambda/h^2 \rceil + 1`; so for
-:math:`n_0 \ge n_{\rm mono}`, :math:`|\ln f - \ln f_\infty| \le \eta = -\ln(1 - \rho(n_0))` past :math:`h n_0`, and
-:math:`\max(W_{\rm lo}, L_{\rm lo}) \le \varepsilon^* \le \max(W_{\rm hi}, L_{\rm hi} + 2\eta)`, with :math:`W` the cover of
-:math:`t \in [0, h n_0 + \Delta]` and :math:`L` the cover of the periodic limit law over one period.
-The interval's width is set by ``tol`` (the cover's refinement), not by ``digits``.
+(second order: cells can be wide; the lower bound is the mirror image).  The same for
+:math:`g_\pm(u) = G(u) - G(u \pm \Delta/h)`.  For :math:`t \in I` the minimum of :math:`G` over
+:math:`[t - \Delta, t + \Delta]` is at an end or at a zero of :math:`G'` with :math:`G'' \ge 0`, which lies
+in a *dip* cell :math:`J` (:math:`0 \in G'(J)`, :math:`\overline{G''(J)} \ge 0`).  Hence
 
->>> r = certify_lattice_gauss("3", 2, "0.2", "0.5", 1, tol="1e-3")
->>> r.lower <= r.upper < r.lower + 2e-3
+.. math::
+
+   \sup_{t \in I,\ |v - t| \le \Delta} \ln f(t) - \ln f(v) \le
+   \max\Big(\overline{g_+(I)},\ \overline{g_-(I)},\ \overline{G(I)} - \min_{J \text{ dip},\ J \cap (I \pm \Delta) \ne \emptyset} \underline{G(J)}\Big).
+
+A convex dip cell (:math:`\underline{G''(J)} > 0`) is bounded below by
+:math:`G(v') - G'(v')^2/(2\underline{G''(J)})` at a point :math:`v' \in J` near the zero (a float64
+Newton guide chooses :math:`v'`; the bound holds for any :math:`v'`).  Other dip cells are
+bisected.  Cells of :math:`t` whose bound exceeds the best certified lower value (pairs evaluated
+in balls at float-guided peaks) by more than ``tol/2`` are bisected and evaluated directly.
+
+**Tail.**  For :math:`k \ge 0`, :math:`0 \le C_{k \bmod w} - q_k \le E_0 e^{-\theta k}` (the comb's
+Chernoff bound); for :math:`k < 0`, :math:`|q_k - C| \le C_{\max}`; and
+:math:`F_\infty(u) \ge C_{\min}\max(\psi(u-n), \psi(u-n-1)) \ge C_{\min}e^{-\lambda-\beta/8}`
+(:math:`n = \lfloor u \rfloor`).  Splitting :math:`\sum_{k \ge 0}` at :math:`k = n - J`:
+
+.. math::
+
+   \Big|\frac{F}{F_\infty} - 1\Big|(u) \le \rho(n) = \frac{e^{\lambda + \beta/8}}{C_{\min}}
+   \Big[E_0\big(e^{-\theta(n-J)} S_{\max} + \tau(J+1)\big) + C_{\max}\,\tau(n+1)\Big],
+   \qquad u \ge n \ge J,
+
+:math:`\tau(X) = 2e^{\lambda X - \beta X^2/2} \ge \sum_{i \ge 0}\psi(X + i)` (for :math:`e^{\lambda-\beta X} \le 1/2`,
+:math:`X \ge \lambda/\beta`), :math:`S_{\max} \ge \sup_u \sum_k \psi(u-k)`.  With
+:math:`\eta = -\ln(1 - \rho(n_0))`: :math:`\max(W_{\rm lo}, L_{\rm lo}) \le \varepsilon^* \le \max(W_{\rm hi}, L_{\rm hi} + 2\eta)`,
+:math:`W` the cover of :math:`u \in [0, n_0 + \Delta/h]` (symmetry: :math:`f` is even) and :math:`L`
+of one period of the limit law.  The interval's width is set by ``tol``.
+
+**Certificate.**  :meth:`GaussCombCertificate.to_json` records the exact parameters and every
+choice (:math:`N, R, J, n_0, \theta`, precision, ``tol``); :func:`check` recomputes the enclosure
+from them and refuses a document whose interval does not contain the recomputed one.
+
+>>> r = certify_lattice_gauss("3", 2, "0.2", "0.5", 1, tol="1e-6")
+>>> r.lower <= r.upper < r.lower + 1e-6
+True
+>>> check(r.to_json()).ok
 True
 """
 
@@ -48,20 +81,21 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .comb_balls import _ball, _CertificateReport, _Comb, _comb_parts, _default_theta, _exact, _int, _precision
+from .comb_balls import _ball, _CertificateReport, _Comb, _comb_parts, _default_theta, _exact, _int, _precision, _txt
 
-__all__ = ["GaussCombCertificate", "certify_lattice_gauss"]
+__all__ = ["GaussCombCertificate", "GaussCheckReport", "certify_lattice_gauss", "check"]
 
 
 @dataclass
 class GaussCombCertificate(_CertificateReport):
     r"""Result of :func:`certify_lattice_gauss`: :math:`\mathrm{lower} \le \varepsilon^* \le \mathrm{upper}` (floats, outward).
 
-    ``window_upper``/``tail_upper``: the two covers' bounds (the tail's before :math:`2\eta`);
-    ``t_star``: the best certified lower pair's :math:`t`; the attributes of
-    :class:`arete_proofs.certified.epsilon.EpsilonCertificate` the CLI reads.
+    ``window_upper``/``window_lower`` and ``tail_upper``/``tail_lower``: the two covers' bounds
+    (the tail's before :math:`2\eta`); ``choices``: :math:`N, R, J, n_0, \theta`, precision, ``tol``
+    (what :func:`check` needs); ``t_star``: the best window pair's :math:`t`, or ``None`` when the
+    tail limit is the larger.
 
-    >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-3")
+    >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-6")
     >>> r.lower <= r.upper and r.method
     'cover'
     """
@@ -79,110 +113,48 @@ class GaussCombCertificate(_CertificateReport):
     T: str
     theta: str
     cells: int
+    choices: dict
     t_star: object = None
     seconds: float = 0.0
     numeric: float | None = None
     target: float | None = None
     method: str = "cover"
-    argument: str = ("cover of [0, T] and of one period of the limit law by cells with ln f enclosed (centered "
-                     "form), critical cells of f', every shift |s| <= Delta; rigorous tail ratio past h n0 "
-                     "(certified.combs_gauss)")
+    argument: str = ("second-order cover of [0, T] and of one period of the limit law (cells with G, G', "
+                     "G''(I) in balls), dip cells of G', every shift |s| <= Delta; rigorous tail ratio past "
+                     "n0 (certified.combs_gauss)")
 
     tail = property(lambda self: self.eta)
     evaluations = property(lambda self: self.cells)
 
+    def to_json(self):
+        """A JSON-ready dict: what :func:`check` needs to recompute the enclosure and compare."""
+        return {"kind": "lattice_gauss", "params": dict(self.params), "Delta": self.Delta,
+                "lower": repr(self.lower), "upper": repr(self.upper), "choices": dict(self.choices),
+                "window": [repr(self.window_lower), repr(self.window_upper)],
+                "tail": [repr(self.tail_lower), repr(self.tail_upper), repr(self.eta)],
+                "argument": self.argument}
+
     def to_dict(self):
-        """JSON-ready dict."""
+        """JSON-ready dict (CLI)."""
         d = {k: getattr(self, k) for k in ("params", "Delta", "lower", "upper", "window_upper", "window_lower",
                                            "tail_upper", "tail_lower", "eta", "n0", "T", "theta", "cells",
-                                           "seconds", "numeric", "target", "method", "argument")}
+                                           "choices", "seconds", "numeric", "target", "method", "argument")}
         d["t_star"] = None if self.t_star is None else str(self.t_star)
         d.update(gap=self.gap, meets_target=self.meets_target if self.target is not None else None)
         return d
 
 
-class _Mixture:
-    """Enclosures of F and F' over exact rational cells [x0, x1] (module docstring)."""
+_BALLS = {}
 
-    def __init__(self, comb, h, s, limit):
-        from flint import arb
 
-        self.comb, self.h, self.s, self.limit = comb, h, s, limit
-        self.arb = arb
-        self.S = _ball(s)
-        self.norm = 1 / (self.S * (2 * arb.pi()).sqrt())
-        self.lam = comb.lam
-        lamf = float(comb.lam_q)
-        R = 12 * s + Fraction(s * s) * Fraction(math.ceil((lamf + 2) * 1000), 1000) / h
-        self.R = max(R, s, 2 * h)
-        self.rem = self._phi_pt(self.R)
-        self.cmax = comb.cmax
-        self._c = {}
-
-    def _phi_pt(self, u):
-        u = _ball(u) if isinstance(u, Fraction) else u
-        return self.norm * (-(u * u) / (2 * self.S * self.S)).exp()
-
-    def c(self, k):
-        v = self._c.get(k)
-        if v is None:
-            if self.limit:
-                v = self.comb.C[k % self.comb.w[self.comb.cs]] * (-self.lam * k).exp()
-            else:
-                v = self.comb.p(k)
-            self._c[k] = v
-        return v
-
-    def FF(self, x0, x1):
-        """(F(X), F'(X)) balls for X = [x0, x1] (exact rationals)."""
-        arb = self.arb
-        h, R = self.h, self.R
-        klo, khi = math.floor((x0 - R) / h), math.ceil((x1 + R) / h)
-        F, D = arb(0), arb(0)
-        X = _ball(x0).union(_ball(x1))
-        s2 = self.S * self.S
-        for k in range(klo, khi + 1):
-            ul, uh = x0 - h * k, x1 - h * k
-            if ul <= 0 <= uh:
-                amin, amax = Fraction(0), max(-ul, uh)
-            else:
-                amin, amax = min(abs(ul), abs(uh)), max(abs(ul), abs(uh))
-            ph = self._phi_pt(amax).union(self._phi_pt(amin))
-            ck = self.c(k)
-            F += ck * ph
-            D -= ck * (X - _ball(h * k)) / s2 * ph
-        # the rest, each side: c_k <= Cmax e^{-lambda |k|} (f) or Cmax e^{-lambda k} (f_inf); moving away from
-        # the cell the bound grows at most by e^lambda per step and phi shrinks by e^{-hR/sigma^2}: ratio <= 1/2
-        if self.limit:
-            e = (-self.lam * (khi + 1)).exp() + (-self.lam * (klo - 1)).exp()
-        else:
-            e = (-self.lam * abs(khi + 1)).exp() + (-self.lam * abs(klo - 1)).exp()
-        rf = 2 * self.cmax * e * self.rem
-        rd = rf * _ball(R) / s2
-        F += (-rf).union(rf)
-        D += (-rd).union(rd)
-        return F, D
-
-    def logF(self, x0, x1):
-        """Ball containing ln F over [x0, x1] (centered form)."""
-        c = (x0 + x1) / 2
-        Fc, _ = self.FF(c, c)
-        if x0 == x1:
-            return Fc.log()
-        F, D = self.FF(x0, x1)
-        half = _ball((x1 - x0) / 2)
-        return Fc.log() + (D / F) * (-half).union(half)
-
-    def g(self, x0, x1, shift):
-        """Ball containing ln F(t) - ln F(t - shift) over t in [x0, x1] (centered form)."""
-        c = (x0 + x1) / 2
-        val = self.FF(c, c)[0].log() - self.FF(c - shift, c - shift)[0].log()
-        if x0 == x1:
-            return val
-        F1, D1 = self.FF(x0, x1)
-        F2, D2 = self.FF(x0 - shift, x1 - shift)
-        half = _ball((x1 - x0) / 2)
-        return val + (D1 / F1 - D2 / F2) * (-half).union(half)
+def _bq(q):
+    """``_ball(q)`` cached (the cell half-widths repeat)."""
+    b = _BALLS.get(q)
+    if b is None:
+        if len(_BALLS) > 4096:
+            _BALLS.clear()
+        b = _BALLS[q] = _ball(q)
+    return b
 
 
 def _down(x):
@@ -195,129 +167,493 @@ def _up(x):
     return math.inf if math.isnan(v) else math.nextafter(v, math.inf)
 
 
-def _cover(M, t0, t1, D, step, tol, max_cells):
-    """(upper bound, certified lower value, its pair, cells) of sup_{t in [t0, t1], |v-t| <= D} ln F(t) - ln F(v)."""
-    # critical v-cells on [t0 - D, t1 + D]
-    crit = []
-    n = math.ceil((t1 - t0 + 2 * D) / step)
-    stack = [(t0 - D + step * i, t0 - D + step * (i + 1), 0) for i in range(n)]
-    while stack:
-        a, b, depth = stack.pop()
-        _, d = M.FF(a, b)
-        if d.contains(0):
-            if depth < 5:
-                m = (a + b) / 2
-                stack += [(a, m, depth + 1), (m, b, depth + 1)]
-            else:
-                crit.append((a, b, _down(M.logF(a, b))))
-    crit.sort()
-    starts = [c[0] for c in crit]
-    ends = [c[1] for c in crit]
-    lows = [c[2] for c in crit]
+# -- the law in lattice units -----------------------------------------------------------------------
+class _Law:
+    """q_k (balls and floats) on [kmin, kmax], the kernel, the truncation ball; direct and grid evaluation."""
 
-    def crit_min(lo, hi):  # min lo over critical cells meeting [lo, hi]
-        i, j = bisect_left(ends, lo), bisect_right(starts, hi)
-        return min(lows[i:j], default=math.inf)
+    def __init__(self, qfun, kmin, kmax, lam, beta, R, cmax):
+        import numpy as np
+        from flint import arb
 
-    best_lo, pair = -math.inf, None
+        self.arb = arb
+        self.kmin, self.kmax, self.R = kmin, kmax, R
+        self.q = [qfun(k) for k in range(kmin, kmax + 1)]
+        self.qf = np.array([float(x.mid()) for x in self.q])
+        self.lam, self.beta = lam, beta
+        self.lamf, self.betaf = float(lam.mid()), float(beta.mid())
+        x = _ball(Fraction(R - 1))
+        term = (lam + beta * x + (3 * beta).sqrt() + 1) ** 3 * (x * (lam - beta * x / 2)).exp()
+        rem = 4 * cmax * term
+        self.rem = (-rem).union(rem)
+        self.rem_abs = rem
+        self._poly = None
 
-    def lower_at(t):
-        nonlocal best_lo, pair
-        lt = M.logF(t, t)
-        cand = [M.logF(t - D, t - D), M.logF(t + D, t + D)]
-        for a, b, _ in crit[bisect_left(ends, t - D): bisect_right(starts, t + D)]:
-            m = (a + b) / 2
-            if t - D <= m <= t + D:
-                cand.append(M.logF(m, m))
-        v = math.nextafter(_down(lt) - min(_up(x) for x in cand), -math.inf)
-        if v > best_lo:
-            best_lo, pair = v, t
+    def qk(self, k):
+        if not self.kmin <= k <= self.kmax:
+            raise ValueError("internal: lattice index outside the computed range")
+        return self.q[k - self.kmin]
 
-    def bound(a, b):
-        up = max(_up(M.g(a, b, D)), _up(M.g(a, b, -D)))
-        cm = crit_min(a - D, b + D)
-        if cm < math.inf:
-            up = max(up, math.nextafter(_up(M.logF(a, b)) - cm, math.inf))
+    def _kernel(self, x, X):
+        """(psi, psi', psi'', sup |psi'''| on the ball X) at the exact point x."""
+        lam, beta = self.lam, self.beta
+        y = lam - beta * x
+        p = (x * (lam - beta * x / 2)).exp()
+        Y = lam - beta * X
+        m3 = abs((Y * Y * Y - 3 * beta * Y) * (X * (lam - beta * X / 2)).exp()).upper()
+        return p, y * p, (y * y - beta) * p, m3
+
+    def direct(self, x0, x1):
+        """(F(c), F'(c), F''(c), M3) for the cell [x0, x1] (exact rationals), c the centre."""
+        arb = self.arb
+        c = (x0 + x1) / 2
+        d = (x1 - x0) / 2
+        D = _bq(d)
+        Dx = (-D).union(D)
+        cb = _ball(c)
+        F, F1, F2, M3 = arb(0), arb(0), arb(0), arb(0)
+        for k in range(math.ceil(c - self.R), math.floor(c + self.R) + 1):
+            x = cb - k
+            p, p1, p2, m3 = self._kernel(x, x + Dx)
+            qk = self.qk(k)
+            F += qk * p
+            F1 += qk * p1
+            F2 += qk * p2
+            M3 += qk * m3
+        return F + self.rem, F1 + self.rem, F2 + self.rem, M3 + self.rem_abs
+
+    def grid(self, off, N, ja, jb):
+        """Lists (F, F', F'', M3) at centres j + off + (r + 1/2)/N, j in [ja, jb], index (j - ja) N + r."""
+        from flint import arb_poly
+
+        R = self.R
+        if ja - R < self.kmin or jb + R > self.kmax:
+            raise ValueError("internal: grid outside the computed range")
+        if self._poly is None:
+            self._poly = arb_poly(self.q)
+        n = jb - ja + 1
+        out = [[None] * (n * N) for _ in range(4)]
+        D = _ball(Fraction(1, 2 * N))
+        Dx = (-D).union(D)
+        for r in range(N):
+            ker = [[], [], [], []]
+            for dd in range(-R, R + 1):
+                x = _ball(dd + off + Fraction(2 * r + 1, 2 * N))
+                for lst, v in zip(ker, self._kernel(x, x + Dx)):
+                    lst.append(v)
+            for which in range(4):
+                co = (self._poly * arb_poly(ker[which])).coeffs()
+                rem = self.rem_abs if which == 3 else self.rem
+                base = ja - self.kmin + R
+                o = out[which]
+                for i in range(n):
+                    o[i * N + r] = co[base + i] + rem
+        return out
+
+
+def _cell_G(lam, F, F1, F2, M3, c, d):
+    """(G(c), G'(c), G''(I)) for the cell of centre c (exact Fraction or a ball containing it), half-width d (exact)."""
+    D = _bq(d)
+    S = (-D).union(D)
+    S2 = (D - D).union(D * D / 2)
+    F2I = F2 + M3 * S
+    F1I = F1 + F2I * S
+    FI = F + F1 * S + F2I * S2
+    r1 = F1I / FI
+    c = c if not isinstance(c, Fraction) else _ball(c)
+    return F.log() - lam * c, F1 / F - lam, F2I / FI - r1 * r1
+
+
+def _qmax(v, s, K, d):
+    """Upper bound of v + s x + K x^2/2 over |x| <= d (balls; module docstring)."""
+    Ku = K.upper()
+    D = d if not isinstance(d, Fraction) else _bq(d)
+    inc = abs(s) * D
+    if Ku < 0:
+        inc2 = s * s / (2 * (-Ku))
+        return min(_up(v + inc), _up(v + inc2))
+    return _up(v + inc + Ku * D * D / 2)
+
+
+def _qmin(v, s, K, dl, dr=None):
+    """Lower bound of v + s x + K x^2/2 over -dl <= x <= dr (balls): linear in s, so its two ends."""
+    dr = dl if dr is None else dr
+    Kl = K.lower()
+    L, Rr = _bq(dl), _bq(dr)
+    out = math.inf
+    for se in (s.lower(), s.upper()):
+        cands = [-se * L + Kl * L * L / 2, se * Rr + Kl * Rr * Rr / 2]
+        if Kl > 0:
+            xs = -se / Kl
+            if not (xs < -L or xs > Rr):
+                cands.append(-se * se / (2 * Kl))
+        out = min(out, min(_down(v + c) for c in cands))
+    return out
+
+
+class _Cover:
+    """The cover of sup_{t in [0, U], |v - t| <= Du} G(t) - G(v) for one law (module docstring)."""
+
+    def __init__(self, law, U, Du, N, tol, max_cells, progress=None, label=""):
+        self.law, self.U, self.Du, self.N, self.tol = law, U, Du, N, tol
+        self.max_cells, self.progress, self.label = max_cells, progress, label
+        self.lam = law.lam
+        self.fl, self.ce = math.floor(Du), math.ceil(Du)
+        self.op, self.om = Du - self.fl, self.ce - Du
+        self.ja, self.jb = math.floor(-Du) - 1, math.ceil(U + Du) + 1
+        self._grids = {}
+
+    def _grid(self, off):
+        g = self._grids.get(off)
+        if g is None:
+            N = self.N
+            F, F1, F2, M3 = self.law.grid(off, N, self.ja, self.jb)
+            d = Fraction(1, 2 * N)
+            cr = [_ball(self.ja + off + Fraction(2 * r + 1, 2 * N)) for r in range(N)]
+            G = []
+            for i in range(len(F)):
+                j, r = divmod(i, N)
+                G.append(_cell_G(self.lam, F[i], F1[i], F2[i], M3[i], cr[r] + j, d))
+            g = self._grids[off] = G
+        return g
+
+    def _direct(self, x0, x1):
+        F, F1, F2, M3 = self.law.direct(x0, x1)
+        return _cell_G(self.lam, F, F1, F2, M3, (x0 + x1) / 2, (x1 - x0) / 2)
+
+    # -- the float64 guide ---------------------------------------------------------------------------
+    def _newton(self, u, lo, hi, steps=6):
+        """Float64 Newton on G' (a guide only), clipped to [lo, hi]."""
+        import numpy as np
+
+        law = self.law
+        u = np.asarray(u, dtype=float)
+        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+        dd = np.arange(-law.R, law.R + 1)
+        for _ in range(steps):
+            ks = np.floor(u)[:, None] - dd[None, :]
+            x = u[:, None] - ks
+            q = law.qf[(ks - law.kmin).astype(int)]
+            p = q * np.exp(x * (law.lamf - law.betaf * x / 2))
+            y = law.lamf - law.betaf * x
+            F, F1, F2 = p.sum(1), (y * p).sum(1), ((y * y - law.betaf) * p).sum(1)
+            g1 = F1 / F - law.lamf
+            g2 = F2 / F - (F1 / F) ** 2
+            step = np.where(np.abs(g2) > 1e-300, g1 / np.where(g2 == 0, 1, g2), 0)
+            u = np.clip(u - step, lo, hi)
+        return u
+
+    def _point(self, x):
+        """G at the exact point x (a ball)."""
+        return self._direct(x, x)[0]
+
+    # -- dips --------------------------------------------------------------------------------------------
+    def _dips(self):
+        N, d = self.N, Fraction(1, 2 * self.N)
+        G = self._grid(Fraction(0))
+        convex, other = [], []
+        D = _bq(d)
+        for i, (g0, g1, g2) in enumerate(G):
+            if not (g1 + g2 * (-D).union(D)).contains(0) or g2.upper() < 0:
+                continue
+            j, r = divmod(i, N)
+            x0 = self.ja + j + Fraction(r, N)
+            (convex if g2.lower() > 0 else other).append((x0, x0 + 2 * d, g0, g1, g2))
+        depth = 0
+        while other:   # bisect non-convex dip cells
+            depth += 1
+            nxt = []
+            for x0, x1, g0, g1, g2 in other:
+                if depth > 12:
+                    convex.append((x0, x1, g0, g1, g2))
+                    continue
+                m = (x0 + x1) / 2
+                for a, b in ((x0, m), (m, x1)):
+                    h0, h1, h2 = self._direct(a, b)
+                    D = _bq((b - a) / 2)
+                    if not (h1 + h2 * (-D).union(D)).contains(0) or h2.upper() < 0:
+                        continue
+                    (convex if h2.lower() > 0 else nxt).append((a, b, h0, h1, h2))
+            other = nxt
+        convex.sort(key=lambda c: c[0])
+        # refine: a Newton point v' per convex cell, the lower bound G(v') - G'(v')^2 / (2 inf G'')
+        mids = [float((c[0] + c[1]) / 2) for c in convex]
+        vs = self._newton(mids, [float(c[0]) for c in convex], [float(c[1]) for c in convex]) if convex else []
+        self.starts, self.ends, self.lows, self.vpos, self.vup = [], [], [], [], []
+        for (x0, x1, g0, g1, g2), v in zip(convex, vs):
+            low = _qmin(g0, g1, g2, (x1 - x0) / 2)
+            vq = Fraction(float(v))
+            vq = min(max(vq, x0), x1)
+            cv = (x0 + x1) / 2
+            up = _up(g0)
+            if g2.lower() > 0 and float(g0.mid()) - low > self.tol / 64:
+                h0, h1, _ = self._direct(vq, vq)
+                low = max(low, _qmin(h0, h1, g2, vq - x0, x1 - vq))
+                up, cv = _up(h0), vq
+            self.starts.append(x0)
+            self.ends.append(x1)
+            self.lows.append(low)
+            self.vpos.append(cv)
+            self.vup.append(up)
+        self.starts_f = [float(x) for x in self.starts]
+        self.ends_f = [float(x) for x in self.ends]
+        self.vpos_f = [float(x) for x in self.vpos]
+
+    def _dip_low(self, a, b):
+        """min of the dip lower bounds over dip cells meeting [a, b]; float search lists widened by a
+        relative 1e-9 (more cells only lower the min, so the bound stays valid)."""
+        af, bf = float(a), float(b)
+        sl = 1e-9 * (1 + abs(af) + abs(bf))
+        i, j = bisect_left(self.ends_f, af - sl), bisect_right(self.starts_f, bf + sl)
+        return min(self.lows[i:j], default=math.inf)
+
+    def _dip_up(self, a, b):
+        """min of the upper values G(v') over dip points v' in [a, b] (the float range shrunk: fewer
+        candidates only raise the min, so the lower value stays valid)."""
+        af, bf = float(a), float(b)
+        sl = 1e-9 * (1 + abs(af) + abs(bf))
+        i, j = bisect_left(self.vpos_f, af + sl), bisect_right(self.vpos_f, bf - sl)
+        return min(self.vup[i:j], default=math.inf)
+
+    # -- t cells -----------------------------------------------------------------------------------
+    def _bound(self, x0, x1, d, c0, cp, cm):
+        """Upper bound over t in the cell [x0, x1] (floats, for the dip search; d the exact half-width)
+        from (G, G', G'') of the cell and of its +Du and -Du shifts."""
+        d = _bq(d)
+        up = max(_qmax(c0[0] - cp[0], c0[1] - cp[1], c0[2] - cp[2], d),
+                 _qmax(c0[0] - cm[0], c0[1] - cm[1], c0[2] - cm[2], d))
+        low = self._dip_low(x0 - self.Duf, x1 + self.Duf)
+        if low < math.inf:
+            up = max(up, math.nextafter(_qmax(c0[0], c0[1], c0[2], d) - low, math.inf))
         return up
 
-    m = math.ceil((t1 - t0) / step)
-    heap = []
-    for i in range(m):
-        a, b = t0 + step * i, min(t0 + step * (i + 1), t1)
-        heapq.heappush(heap, (-bound(a, b), a, b))
-    for _, a, b in heapq.nsmallest(8, heap):
-        lower_at((a + b) / 2)
-    cells = len(heap)
-    while heap and -heap[0][0] > best_lo + tol and cells < max_cells:
-        ub, a, b = heapq.heappop(heap)
-        mid = (a + b) / 2
-        lower_at(mid)
-        for x, y in ((a, mid), (mid, b)):
-            heapq.heappush(heap, (-bound(x, y), x, y))
-        cells += 1
-    return (-heap[0][0] if heap else -math.inf), best_lo, pair, cells
+    def _lower_at(self, t, g=None, gp=None, gm=None):
+        """A certified lower value of sup_v G(t) - G(v) (balls), t exact (or a float when the balls are given)."""
+        g = self._point(t) if g is None else g
+        gp = self._point(t + self.Du) if gp is None else gp
+        gm = self._point(t - self.Du) if gm is None else gm
+        tf = float(t)
+        vmin = min(_up(gp), _up(gm), self._dip_up(tf - self.Duf, tf + self.Duf))
+        return math.nextafter(_down(g) - vmin, -math.inf)
+
+    def run(self):
+        N, Du = self.N, self.Du
+        self.Duf = float(Du)
+        G0 = self._grid(Fraction(0))
+        Gp, Gm = self._grid(self.op), self._grid(self.om)
+        self._dips()
+        d = Fraction(1, 2 * N)
+        heap = []
+        best, pair = -math.inf, None
+        i_lo = (0 - self.ja) * N
+        i_hi = math.ceil((self.U - self.ja) * N)
+        shift_p, shift_m = (self.fl) * N, (self.ce) * N
+        for i in range(i_lo, i_hi):
+            x0 = self.ja + i / N
+            c0, cp, cm = G0[i], Gp[i + shift_p], Gm[i - shift_m]
+            ub = self._bound(x0, x0 + 1 / N, d, c0, cp, cm)
+            lo = self._lower_at(x0 + 0.5 / N, c0[0], cp[0], cm[0])
+            if lo > best:
+                best, pair = lo, i
+            heap.append((-ub, i, None, None))
+        heapq.heapify(heap)
+        if pair is not None:
+            pair = self.ja + Fraction(2 * pair + 1, 2 * N)
+
+        def cell(item):
+            if item[2] is None:
+                a = self.ja + Fraction(item[1], N)
+                return a, a + 2 * d
+            return item[2], item[3]
+
+        for item in heapq.nsmallest(64, heap):   # float-guided peaks of the best cells
+            t = self._peak(*cell(item))
+            lo = self._lower_at(t)
+            if lo > best:
+                best, pair = lo, t
+        cells, stuck, seq, splits = len(heap), -math.inf, len(heap) + i_hi, 0
+        while heap and -heap[0][0] > best + self.tol and splits < self.max_cells:
+            item = heapq.heappop(heap)
+            a, b = cell(item)
+            if b - a < Fraction(1, 2 ** 40):   # no progress by bisection: keep the bound as it is
+                stuck = max(stuck, -item[0])
+                continue
+            m = (a + b) / 2
+            t = self._peak(a, b)
+            lo = self._lower_at(t)
+            if lo > best:
+                best, pair = lo, t
+            for x, y in ((a, m), (m, b)):
+                c0, cp, cm = self._direct(x, y), self._direct(x + Du, y + Du), self._direct(x - Du, y - Du)
+                seq += 1
+                ub = min(-item[0], self._bound(float(x), float(y), (y - x) / 2, c0, cp, cm))   # both valid
+                heapq.heappush(heap, (-ub, seq, x, y))
+            cells += 1
+            splits += 1
+            if self.progress and splits % 2000 == 0:
+                self.progress(f"{self.label}: {cells} cells, bound {-heap[0][0]:.10g}, lower {best:.10g}")
+        return max(-heap[0][0] if heap else -math.inf, stuck), best, pair, cells
+
+    def _peak(self, a, b):
+        v = self._newton([float((a + b) / 2)], [float(a)], [float(b)])[0]
+        return min(max(Fraction(float(v)), a), b)
 
 
-def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-4", prec=128, theta=None, n0=None,
-                          max_cells=200_000, cells_per_step=8):
+# -- the tail ----------------------------------------------------------------------------------------
+def _tail_constants(lam, beta, lamf, betaf):
+    """(tau, S_max): tau(X) = 2 e^{lambda X - beta X^2/2} (needs e^{lambda - beta X} <= 1/2, X >= lambda/beta)."""
+    X0 = max(math.ceil((lamf + math.log(2)) / betaf) + 1, math.ceil(lamf / betaf) + 1)
+
+    def tau(X):
+        if X < X0:
+            raise ValueError("internal: tail bound used below its range")
+        x = _ball(Fraction(X))
+        return 2 * (x * (lam - beta * x / 2)).exp()
+
+    s = sum(((_ball(Fraction(i)) * (lam - beta * _ball(Fraction(i)) / 2)).exp() for i in range(X0)), _ball(Fraction(0)))
+    smax = (1 + lam.exp()) * (s + tau(X0))
+    return tau, smax, X0
+
+
+def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, theta=None, n0=None, N=16, R=None,
+                          J=None, max_cells=400_000, progress=None, cells_per_step=None):
     r"""Certified :math:`[\mathrm{lower}, \mathrm{upper}] \ni \varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (module docstring).
 
     A :class:`GaussCombCertificate`; ``upper`` is proved, its distance to ``lower`` is about
-    ``tol`` unless ``max_cells`` ran out (then ``upper`` is still a proved bound).
+    ``tol`` unless ``max_cells`` bisections (per cover) ran out (then ``upper`` is still a proved bound).  ``N``: cells
+    per lattice step (``cells_per_step``: an alias); ``R``, ``J``, ``n0``, ``theta``: the
+    truncation, tail split, window and Chernoff rate (chosen when ``None``); ``progress``: a
+    callable taking a status line.
 
-    >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-3")     # DLap(2) on Z + N(0, 0.09)
+    >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-6")     # DLap(2) on Z + N(0, 0.09)
     >>> r.upper <= 2 + 1 / (2 * 0.09) + 1e-9       # below a Delta + the Gaussian's Delta^2/(2 sigma^2) (composition)
     True
     """
     t_start = time.perf_counter()
     mm = _int(m, "m")
+    N = _int(cells_per_step if cells_per_step is not None else N, "N")
     w, ra = _comb_parts(range(1, mm + 1), [a] * mm)
     hq, sq, Dq = _exact(h, "h"), _exact(sigma, "sigma"), _exact(Delta, "Delta")
-    tolf = float(_exact(tol, "tol"))
+    tolq = _exact(tol, "tol")
+    tolf = float(tolq)
+    say = progress or (lambda s: None)
     with _precision(prec):
         comb = _Comb(w, ra)
-        lam = comb.lam_q
+        lam = comb.lam
+        lamf = float(comb.lam_q)
+        betaq = hq * hq / (sq * sq)
+        beta, betaf = _ball(betaq), float(betaq)
         th = _exact(theta, "theta") if theta is not None else (
             _default_theta(comb) if comb.gap is not None else Fraction(1))
         E0 = comb.E0(th) if comb.gap is not None else _ball(Fraction(0))
-        H, S, L_, T_ = _ball(hq), _ball(sq), comb.lam, _ball(th)
-
-        def phi(u):
-            return (-(u * u) / (2 * S * S)).exp()
+        if R is None:   # truncation: 4 Cmax term(R-1) below 2^-prec relative to F >= Cmin e^{-lambda-beta/8}
+            R = 3
+            lim_log = -(prec * math.log(2)) - lamf - betaf / 8 + math.log(float(comb.cmin.mid()) / 
+                                                                          float(comb.cmax.mid()) / 4)
+            while True:
+                x = R - 1
+                lt = 3 * math.log(lamf + betaf * x + math.sqrt(3 * betaf) + 1) + lamf * x - betaf * x * x / 2
+                if lt < lim_log and 8 * math.exp(lamf - betaf * x) <= 0.5 and x >= lamf / betaf:
+                    break
+                R += 1
+        R = _int(R, "R")
+        if not (8 * math.exp(lamf - betaf * (R - 1)) <= 0.5 and R - 1 >= lamf / betaf):
+            raise ValueError("R too small for the truncation bound")
+        tau, smax, X0 = _tail_constants(lam, beta, lamf, betaf)
+        pre = (lam + beta / 8).exp() / comb.cmin
+        target = tolf / 10
+        if J is None:
+            J = X0
+            while not (pre * E0 * tau(J + 1) < target / 100 or E0 == 0):
+                J += 1
+        J = max(_int(J, "J"), X0)
 
         def rho(n):
-            n1 = _ball(Fraction(n + 1))
-            d1 = 1 - (-(H * H) * n1 / (2 * S * S)).exp()
-            d2 = 1 - (L_ - H * H * n1 / (S * S)).exp()
-            if not (d1 > 0 and d2 > 0):
-                return None
-            t1 = E0 / comb.cmin * ((-T_ * n / 2).exp() + (L_ * n).exp() * phi(H * n1 / 2) / (phi(H) * d1))
-            t2 = comb.cmax / comb.cmin * (L_ * n1).exp() * phi(H * n1) / (phi(H) * d2)
-            r = t1 + t2
-            return r if r < 1 else None
+            return pre * (E0 * ((-_ball(th) * (n - J)).exp() * smax + tau(J + 1)) + comb.cmax * tau(n + 1))
 
-        nmono = math.ceil(4 * sq * sq * lam / (hq * hq)) + 1
-        target = tolf / 10
         if n0 is None:
-            n0 = nmono
-            while (r := rho(n0)) is None or not -(-r).log1p() < target:
-                n0 *= 2
-                if n0 > 10 ** 6:
-                    raise ValueError("the window would exceed 10^6 lattice points")
-        n0 = max(_int(n0, "n0"), nmono)
+            n0 = J + 1
+            if E0 > 0:
+                val = float((pre * E0 * smax).mid())
+                n0 = max(n0, J + math.ceil(math.log(val / (target / 2)) / float(th)) + 1)
+            while not rho(n0) < target:
+                n0 += max(1, n0 // 8)
+            if n0 > 10 ** 6:
+                raise ValueError("the window would exceed 10^6 lattice points")
+        n0 = max(_int(n0, "n0"), J + 1)
         r = rho(n0)
-        if r is None:
+        if not r < 1:
             raise ValueError("rho(n0) is not below 1: a longer window is needed")
         eta = _up(-(-r).log1p())
-        step = hq / cells_per_step
-        lim = _Mixture(comb, hq, sq, True)
-        P = hq * comb.w[comb.cs]
-        Lu, Ll, Lt, c1 = _cover(lim, Fraction(0), P, Dq, step, tolf / 2, max_cells)
-        f = _Mixture(comb, hq, sq, False)
-        T = hq * n0 + Dq
-        Wu, Wl, Wt, c2 = _cover(f, Fraction(0), T, Dq, step, tolf / 2, max_cells)
+        Du = Dq / hq
+        wper = comb.w[comb.cs]
+        U_win = Fraction(n0) + Du
+        say(f"lattice_gauss a={a} m={mm}: R={R}, J={J}, n0={n0}, theta={th}, eta={eta:.3g}, N={N}")
+        # the limit law: q_k = C_{k mod w}; one period of t
+        C = comb.C
+        ja = math.floor(-Du) - 2 - R
+        jb = math.ceil(wper + Du) + 2 + R
+        lim = _Law(lambda k: C[k % wper], ja, jb, lam, beta, R, comb.cmax)
+        cov = _Cover(lim, Fraction(wper), Du, N, tolf / 2, max_cells, say, "limit law")
+        Lu, Ll, Lt, c1 = cov.run()
+        say(f"limit law: [{Ll:.12g}, {Lu:.12g}] ({c1} cells, {time.perf_counter() - t_start:.1f} s)")
+        ja = math.floor(-Du) - 2 - R
+        jb = math.ceil(U_win + Du) + 2 + R
+
+        def qwin(k):
+            return comb.p(abs(k)) * (lam * k).exp()
+
+        law = _Law(qwin, ja, jb, lam, beta, R, comb.cmax)
+        say(f"window: {jb - ja + 1} lattice points in balls ({time.perf_counter() - t_start:.1f} s)")
+        cov = _Cover(law, U_win, Du, N, tolf / 2, max_cells, say, "window")
+        Wu, Wl, Wt, c2 = cov.run()
+        say(f"window: [{Wl:.12g}, {Wu:.12g}] ({c2} cells, {time.perf_counter() - t_start:.1f} s)")
     upper = max(Wu, math.nextafter(Lu + 2 * eta, math.inf))
+    choices = {"N": N, "R": R, "J": J, "n0": n0, "theta": _txt(th), "prec": int(prec), "tol": _txt(tolq)}
     return GaussCombCertificate(
-        params={"a": str(ra[0]), "m": mm, "sigma": str(sq), "h": str(hq)}, Delta=str(Dq), lower=max(Wl, Ll),
-        upper=upper, window_upper=Wu, window_lower=Wl, tail_upper=Lu, tail_lower=Ll, eta=eta, n0=n0, T=str(T),
-        theta=str(th), cells=c1 + c2, t_star=Wt if Wl >= Ll else None, seconds=time.perf_counter() - t_start)
+        params={"a": _txt(ra[0]), "m": mm, "sigma": _txt(sq), "h": _txt(hq)}, Delta=_txt(Dq), lower=max(Wl, Ll),
+        upper=upper, window_upper=Wu, window_lower=Wl, tail_upper=Lu, tail_lower=Ll, eta=eta, n0=n0,
+        T=repr(float(hq * U_win)), theta=_txt(th), cells=c1 + c2, choices=choices,
+        t_star=None if Wt is None or Wl < Ll else hq * Wt, seconds=time.perf_counter() - t_start)
+
+
+@dataclass(frozen=True)
+class GaussCheckReport:
+    r"""Outcome of :func:`check`: ``ok`` (the recomputed enclosure of :math:`\varepsilon^*` lies in the stated one), the ``reasons`` for a refusal, the ``recomputed`` certificate.
+
+    >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-5")
+    >>> rep = check(dict(r.to_json(), lower=repr(r.upper)))     # lower edited up to the upper end
+    >>> rep.ok, len(rep.reasons)
+    (False, 1)
+    """
+
+    ok: bool
+    reasons: tuple
+    recomputed: object = None
+
+
+def check(doc):
+    r"""Recompute a :meth:`GaussCombCertificate.to_json` document from its parameters and choices.
+
+    Refused when the recomputed enclosure :math:`[\mathrm{lower}', \mathrm{upper}'] \ni \varepsilon^*`
+    (module docstring) is not inside the document's ``[lower, upper]``.
+
+    >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-5")
+    >>> doc = r.to_json(); doc["upper"] = repr(r.lower - 1e-3)
+    >>> check(doc).ok
+    False
+    """
+    reasons = []
+    if not isinstance(doc, dict) or doc.get("kind") != "lattice_gauss":
+        return GaussCheckReport(False, ("not a lattice_gauss certificate",))
+    try:
+        p, ch = doc["params"], doc["choices"]
+        lo, hi = float(doc["lower"]), float(doc["upper"])
+        r = certify_lattice_gauss(p["a"], p["m"], p["sigma"], p["h"], doc["Delta"], tol=ch["tol"],
+                                  prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"])
+    except (KeyError, TypeError, ValueError) as e:
+        return GaussCheckReport(False, (f"malformed or inadmissible certificate: {e}",))
+    if not lo <= r.lower:
+        reasons.append(f"lower {lo!r} is above the recomputed lower bound {r.lower!r}")
+    if not r.upper <= hi:
+        reasons.append(f"upper {hi!r} is below the recomputed upper bound {r.upper!r}")
+    return GaussCheckReport(not reasons, tuple(reasons), r)

@@ -1,0 +1,72 @@
+"""Benchmark: certified tight epsilon of ``lattice_gauss`` (issue 24), ``certified.combs_gauss``.
+
+Times :func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss` (tol 1e-6) at the optimum
+``arete optimize --noise lattice_gauss --epsilon 8`` finds (a = 7.94923, m = 34, sigma = 0.012328,
+h = 1/34, Delta = 1), then re-checks its certificate with
+:func:`arete_proofs.certified.combs_gauss.check`, and (``--large``) a point with m = 80
+(a = 7.97, sigma = 0.42 h, h = 1/80).  Reports the enclosure, its width, cells, wall-clock and CPU
+seconds.
+
+Usage::
+
+    python benchmarks/bench_certified_lattice_gauss.py [--tol 1e-6] [--large] [--json out.json]
+
+Needs the extra ``certified`` (python-flint).  Progress to stderr, the table to stdout; wall-clock
+on a shared 2-core machine (CPU seconds are the steadier figure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+SETS = {
+    "eps=8 optimum (m=34)": ("7.94923", 34, "0.012328", "1/34"),
+}
+LARGE = {
+    "m=80 (a=7.97, sigma=0.42h)": ("7.97", 80, "0.00525", "1/80"),
+}
+
+
+def _run(name, p, tol, check_it):
+    from arete_proofs.certified.combs_gauss import certify_lattice_gauss, check
+
+    def say(s):
+        print(f"  {name}: {s}", file=sys.stderr, flush=True)
+
+    w0, c0 = time.perf_counter(), time.process_time()
+    r = certify_lattice_gauss(*p, 1, tol=tol, progress=say)
+    row = {"set": name, "lower": r.lower, "upper": r.upper, "width": r.upper - r.lower, "cells": r.cells,
+           "n0": r.n0, "wall_s": time.perf_counter() - w0, "cpu_s": time.process_time() - c0}
+    if check_it:
+        w0, c0 = time.perf_counter(), time.process_time()
+        ok = check(r.to_json()).ok
+        row.update(check_ok=ok, check_wall_s=time.perf_counter() - w0, check_cpu_s=time.process_time() - c0)
+    return row
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tol", default="1e-6")
+    ap.add_argument("--large", action="store_true", help="also the m = 80 point (a few minutes)")
+    ap.add_argument("--json", help="write the rows to this file")
+    args = ap.parse_args(argv)
+    sets = dict(SETS, **(LARGE if args.large else {}))
+    rows = [_run(name, p, args.tol, name in SETS) for name, p in sets.items()]
+    print("| set | certified [lower, upper] | width | cells | n0 | wall s | CPU s | check (wall / CPU s) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        chk = (f"{'ok' if r['check_ok'] else 'REFUSED'} ({r['check_wall_s']:.1f} / {r['check_cpu_s']:.1f})"
+               if "check_ok" in r else "-")
+        print(f"| {r['set']} | [{r['lower']:.12f}, {r['upper']:.12f}] | {r['width']:.2e} | {r['cells']} | "
+              f"{r['n0']} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {chk} |")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(rows, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
