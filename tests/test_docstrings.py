@@ -137,6 +137,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     # issue 24: the lattice + Gaussian optimiser and the frontier runs take minutes (tests/test_optimize_lattice.py)
     "privacy.optimize_lattice.optimize": {"doctest": "float64 search + exact confirmation (minutes at m = 28)"},
     "walkthrough.frontier.compute": {"doctest": "runs every family's optimiser (minutes per eps)"},
+    "walkthrough.frontier.certify_rows": {"doctest": "certifies every lattice row of a file (seconds to minutes each)"},
     "chain.hm25.check_all": {"doctest": "all four default grids (about 10 s); each check_* has its own doctest"},
 }
 

@@ -24,13 +24,18 @@ def _check(doc):
     from arete_proofs.distributions.lattice import theorem21_parameters
     from arete_proofs.privacy import optimize_lattice as ol
 
+    key = doc.get("objective", "mean_abs")
     for r in doc["rows"]:
         e = float(r["eps"])
-        st = float(staircase.mean_abs(staircase.gamma_mean_abs(e), 1, e))
-        assert abs(float(r["staircase"]["mean_abs"]) / st - 1) < 1e-12
-        assert abs(float(r["laplace"]["mean_abs"]) - 1 / e) < 1e-14
+        if key == "mean_abs":
+            st = float(staircase.mean_abs(staircase.gamma_mean_abs(e), 1, e))
+        else:
+            st = float(staircase.var(staircase.gamma_var(e), 1, e))
+        assert abs(float(r["staircase"][key]) / st - 1) < 1e-12
+        if "laplace" in r:
+            assert abs(float(r["laplace"]["mean_abs"]) - 1 / e) < 1e-14
         for part in frontier.PARTS:
-            q = frontier.ratio(r, part)
+            q = frontier.ratio(r, part, key) if r.get(part) and key in r[part] else None
             if q is not None:
                 assert q > 1, (e, part)                       # the Staircase is the floor
         t = r.get("theorem21")
@@ -41,7 +46,14 @@ def _check(doc):
         if g:
             a, m, s, h = float(g["a"]), int(g["m"]), float(g["sigma"]), float(g["h"])
             assert abs(ol.mean_abs(a, m, s, h) / float(g["mean_abs"]) - 1) < 1e-9
-            assert g["certified"] is False
+            assert abs(ol.variance(a, m, s, h) / float(g["variance"]) - 1) < 1e-9
+            c = g.get("certificate")
+            if c:   # the certificate is for these parameters and proves eps* <= eps
+                assert g["certified"] is True and float(c["upper"]) <= e
+                assert (c["params"]["a"], int(c["params"]["m"])) == (g["a"], m)
+                assert (c["params"]["sigma"], c["params"]["h"]) == (g["sigma"], g["h"])
+            else:
+                assert g["certified"] is False
             if g["confirmed"]:
                 assert float(g["epsilon_upper"]) <= e
             else:
@@ -51,10 +63,44 @@ def _check(doc):
                 assert {"how", "seconds"} <= set(r[part])
 
 
-def test_the_shipped_file_is_consistent():
-    doc = frontier.load()
-    assert doc["commands"] and {float(r["eps"]) for r in doc["rows"]} >= {4.0, 8.0, 12.0}
-    _check(doc)
+def _files():
+    return [frontier.load()] + ([frontier.load(frontier.VARIANCE)] if frontier.VARIANCE.exists() else [])
+
+
+def test_the_shipped_files_are_consistent():
+    docs = _files()
+    for doc in docs:
+        assert doc["commands"] and {float(r["eps"]) for r in doc["rows"]} >= {4.0, 8.0, 12.0}
+        _check(doc)
+
+
+def _certificates(max_m):
+    for doc in _files():
+        for r in doc["rows"]:
+            g = r.get("lattice_gauss")
+            if g and g.get("certificate") and int(g["m"]) <= max_m:
+                yield doc["objective"], float(r["eps"]), g["certificate"]
+
+
+def test_the_smallest_certificates_recheck():
+    """Two certificates re-proved from their parameters and choices (the rest: the slow test below)."""
+    from arete_proofs.certified.combs_gauss import check
+
+    certs = sorted(_certificates(12), key=lambda c: int(c[2]["params"]["m"]))[:2]
+    for objective, e, c in certs:
+        assert check(c).ok, (objective, e)
+    if certs:
+        bad = copy.deepcopy(certs[-1][2])
+        bad["upper"] = repr(float(bad["lower"]) - 1e-4)        # an edited certificate is refused
+        assert not check(bad).ok
+
+
+@pytest.mark.slow
+def test_every_certificate_rechecks():
+    from arete_proofs.certified.combs_gauss import check
+
+    for objective, e, c in _certificates(10**9):
+        assert check(c).ok, (objective, e)
 
 
 def test_a_tampered_row_is_caught():
@@ -63,6 +109,12 @@ def test_a_tampered_row_is_caught():
     row["lattice_gauss"]["mean_abs"] = repr(float(row["lattice_gauss"]["mean_abs"]) * 0.9)
     with pytest.raises(AssertionError):
         _check(doc)
+    doc = copy.deepcopy(frontier.load())
+    row = next((r for r in doc["rows"] if r.get("lattice_gauss", {}).get("certificate")), None)
+    if row is not None:                       # a certificate for other parameters is caught
+        row["lattice_gauss"]["certificate"]["params"]["sigma"] = repr(float(row["lattice_gauss"]["sigma"]) * 0.99)
+        with pytest.raises(AssertionError):
+            _check(doc)
 
 
 def test_the_page_shows_the_file():
@@ -70,6 +122,9 @@ def test_the_page_shows_the_file():
     m = re.search(r"<!-- frontier-table -->\n(.*?)\n<!-- /frontier-table -->", page, re.S)
     assert m, "docs/beyond.md has no frontier table block"
     assert m.group(1) == frontier.table_markdown(frontier.load())
+    if frontier.VARIANCE.exists():
+        v = re.search(r"<!-- frontier-variance-table -->\n(.*?)\n<!-- /frontier-variance-table -->", page, re.S)
+        assert v and v.group(1) == frontier.table_markdown(frontier.load(frontier.VARIANCE))
     doc = copy.deepcopy(frontier.load())
     doc["rows"][0]["laplace"]["mean_abs"] = "1"
     assert m.group(1) != frontier.table_markdown(doc)      # a changed number changes the table

@@ -34,8 +34,8 @@ from pathlib import Path
 
 from mpmath import mp
 
-__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "compute_part", "compute", "load", "ratio", "table_markdown",
-           "update_page", "plot_ratios"]
+__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "compute_part", "compute", "certify_rows", "load", "ratio",
+           "table_markdown", "update_page", "plot_ratios"]
 
 #: the shipped results (``docs/data/frontier.json`` of the source tree)
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "frontier.json"
@@ -199,6 +199,34 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective
     return doc
 
 
+def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
+    r"""Certify the lattice + Gaussian entries of the file at ``path`` with :math:`m \le` ``max_m`` (in place).
+
+    Each gets ``certificate`` (:meth:`arete_proofs.certified.combs_gauss.GaussCombCertificate.to_json`: an
+    enclosure of :math:`\varepsilon^*` over every shift anyone can re-check with
+    :func:`arete_proofs.certified.combs_gauss.check`), ``certificate_seconds`` and ``certified``
+    (the enclosure's upper end :math:`\le \varepsilon`).  Returns the number certified.
+    """
+    from ..certified.combs_gauss import certify_lattice_gauss
+
+    doc = load(path)
+    n = 0
+    for r in doc["rows"]:
+        g = r.get("lattice_gauss")
+        if not g or int(g["m"]) > max_m or (eps_values and float(r["eps"]) not in map(float, eps_values)):
+            continue
+        t0 = time.perf_counter()
+        _log(f"eps={float(r['eps']):g}: certifying lattice_gauss m={g['m']} (tol {tol})")
+        c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol)
+        g["certificate"] = c.to_json()
+        g["certificate_seconds"] = round(time.perf_counter() - t0, 1)
+        g["certified"] = bool(c.upper <= float(r["eps"]))
+        n += g["certified"]
+        _log(f"eps={float(r['eps']):g}: [{c.lower!r}, {c.upper!r}] in {g['certificate_seconds']} s")
+    Path(path).write_text(json.dumps(doc, indent=1) + "\n")
+    return n
+
+
 def load(path=None):
     r"""The shipped results file (:data:`DATA`) or ``path``: rows of :math:`E|Z|` against the Staircase (Lemma 27).
 
@@ -329,16 +357,31 @@ def update_page(page, doc=None, *, marker="frontier-table"):
 def main(argv=None):
     """``python -m arete_proofs.walkthrough.frontier --eps 4 8 12 --workers 2 --out docs/data/frontier.json``."""
     ap = argparse.ArgumentParser(prog="python -m arete_proofs.walkthrough.frontier", description=__doc__.split("\n")[0])
-    ap.add_argument("--eps", type=float, nargs="+", required=True)
+    ap.add_argument("--eps", type=float, nargs="+")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--digits", type=int, default=6)
     ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
     ap.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs")
     ap.add_argument("--out", default=None, help="the JSON file to write (merged when it exists)")
     ap.add_argument("--page", default=None, help="also rewrite this page's frontier table")
+    ap.add_argument("--certify", action="store_true",
+                    help="only certify the lattice + Gaussian entries of --out (m <= --max-m) and rewrite it")
+    ap.add_argument("--max-m", type=int, default=100)
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
+    if a.certify:
+        if not a.out:
+            ap.error("--certify needs --out FILE")
+        certify_rows(a.out, max_m=a.max_m, eps_values=a.eps)
+        doc = load(a.out)
+        if a.page:
+            update_page(a.page, doc, marker="frontier-table" if doc["objective"] == "mean_abs" else
+                        "frontier-variance-table")
+        print(table_markdown(doc))
+        return 0
+    if not a.eps:
+        ap.error("--eps is required (or --certify)")
     doc = compute(a.eps, digits=a.digits, workers=a.workers, out=a.out, parts=tuple(a.parts), objective=a.objective)
     if a.page:
         update_page(a.page, doc, marker="frontier-table" if a.objective == "mean_abs" else "frontier-variance-table")
