@@ -48,6 +48,7 @@ only (the broken variant the tests catch).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -57,7 +58,8 @@ from mpmath import mp
 from .._validation import GUARD_DIGITS, PrecisionError, parse_precision, real
 
 __all__ = ["CombHockeyStick", "hockey_stick", "hockey_stick_details", "epsilon_for_delta", "delta_curve",
-           "noise_pld", "ALLOW", "lattice_hockey_stick", "lattice_delta_curves", "lattice_pld"]
+           "noise_pld", "ALLOW", "lattice_hockey_stick", "lattice_delta_curves", "lattice_pld", "msdlap_table",
+           "float_mixture"]
 
 #: Added to every float64 delta of the PLD's curve (the cumulative sums' rounding is below 1e-15).
 ALLOW = 1e-14
@@ -289,6 +291,58 @@ def noise_pld(noise, sensitivity=1, *, value_discretization_interval=1e-3, shift
 
 
 # -- the continuous lattice laws (lattice_laplace, lattice_gauss) ------------------------------------------
+@functools.lru_cache(maxsize=32)
+def msdlap_table(a, m):
+    r"""``(p, N)``: the float64 pmf of MSDLap(a, m) on :math:`-N..N` (``p[k + N]``) and its right partial sums.
+
+    Returns ``(p, N, right)`` with ``right[j] = sum(p[j:])`` (so :math:`P(Z \ge k) =` ``right[k + N]``).
+
+    >>> p, N, right = msdlap_table(1.0, 2)
+    >>> bool(abs(right[0] - 1) < 1e-12 and abs(right[N] - (1 + p[N]) / 2) < 1e-12)    # symmetric about 0
+    True
+    """
+    from ..distributions.comb import float_pmf_table
+
+    a, m = float(a), int(m)
+    N = min(int(m * (745 / a + 10)) + 50, 40_000)
+    p = float_pmf_table(range(1, m + 1), [a] * m, N)
+    right = np.cumsum(p[::-1])[::-1]
+    return p, N, right
+
+
+def _table(a, m, h):
+    """(ln p_k, h k) over the entries p_k > 0 of the float64 table."""
+    p, N, _ = msdlap_table(a, int(m))
+    keep = p > 0
+    with np.errstate(divide="ignore"):
+        return np.log(p[keep]), h * np.arange(-N, N + 1)[keep]
+
+
+def float_mixture(t, a, m, s, h, kernel, what):
+    r"""float64 ln f(t) (``what='pdf'``) or ln F(t) (``'cdf'``) of the mixture, in chunks of 256 points.
+
+    >>> bool(abs(math.exp(float_mixture(0.0, 2.0, 1, 0.25, 1.0, "laplace", "cdf")) - 0.5) < 1e-15)
+    True
+    """
+    from scipy import special
+
+    lp, x = _table(a, m, h)
+    t = np.asarray(t, dtype=float)
+    flat = t.reshape(-1)
+    out = np.empty(flat.shape)
+    for i in range(0, flat.size, 256):
+        u = flat[i:i + 256, None] - x[None, :]
+        if kernel == "laplace":
+            if what == "cdf":
+                lk = np.where(u < 0, math.log(0.5) + np.minimum(u, 0) / s, np.log1p(-0.5 * np.exp(-np.abs(u) / s)))
+            else:
+                lk = -np.abs(u) / s - math.log(2 * s)
+        else:
+            lk = special.log_ndtr(u / s) if what == "cdf" else -0.5 * (u / s) ** 2 - math.log(s * math.sqrt(2 * math.pi))
+        out[i:i + 256] = special.logsumexp(lp[None, :] + lk, axis=1)
+    return out.reshape(t.shape)
+
+
 def _lattice_parts(noise):
     kernel = getattr(noise, "kernel", None)
     if kernel not in ("laplace", "gauss"):
@@ -358,8 +412,6 @@ def lattice_delta_curves(noise, sensitivity, epsilons, *, n_shifts=400, points_p
     >>> len(s) == c.shape[0] == 4 and bool(c[:, 1].max() == 0)        # above the tight epsilon 3: delta = 0
     True
     """
-    from ..stats._lattice import _mixture
-
     kernel, a, m, sc, h = _lattice_parts(noise)
     D = float(sensitivity)
     eps = np.asarray(epsilons, dtype=float)
@@ -369,7 +421,7 @@ def lattice_delta_curves(noise, sensitivity, epsilons, *, n_shifts=400, points_p
     T = 45.0 / (a / m) * h + 40 * sc + D
     n = int(math.ceil(T / step))
     x = np.arange(-n, n + n_shifts * q + 1) * step
-    lf = _mixture(x, a, m, sc, h, kernel, "pdf")
+    lf = float_mixture(x, a, m, sc, h, kernel, "pdf")
     f = np.exp(lf)
     wts = np.full(x.size, step)
     shifts = np.arange(1, n_shifts + 1) * dx
@@ -402,7 +454,7 @@ def lattice_pld(noise, sensitivity=1, *, value_discretization_interval=1e-3, n_s
     >>> from arete_proofs.noise import make
     >>> pld = lattice_pld(make("lattice_laplace", a=2, m=1, b="0.25", h=1), 1, value_discretization_interval=1e-2,
     ...                   n_shifts=50)
-    >>> 0 < pld.get_delta_for_epsilon(1.0) < 1
+    >>> bool(0 < pld.get_delta_for_epsilon(1.0) < 1)
     True
     """
     from scipy.special import ndtr

@@ -18,13 +18,14 @@ the cumulants :math:`\kappa_n = S_n(m)\,\kappa_n(\mathrm{DLap}(a))`, :math:`S_n(
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 from scipy import stats
 
-__all__ = ["msdlap", "msdlap_gen", "msdlap_table", "dlap_cumulant"]
+from ..privacy.accounting_lattice import msdlap_table
+
+__all__ = ["msdlap", "msdlap_gen", "dlap_cumulant"]
 
 
 def dlap_cumulant(n, a):
@@ -44,25 +45,6 @@ def dlap_cumulant(n, a):
     if n == 4:
         return 2 * q * (1 + 4 * q + q * q) / p ** 4
     raise ValueError(f"n must be at most 4, got {n!r}")
-
-
-@functools.lru_cache(maxsize=32)
-def msdlap_table(a, m):
-    r"""``(p, N)``: the float64 pmf of MSDLap(a, m) on :math:`-N..N` (``p[k + N]``) and its right partial sums.
-
-    Returns ``(p, N, right)`` with ``right[j] = sum(p[j:])`` (so :math:`P(Z \ge k) =` ``right[k + N]``).
-
-    >>> p, N, right = msdlap_table(1.0, 2)
-    >>> bool(abs(right[0] - 1) < 1e-12 and abs(right[N] - (1 + p[N]) / 2) < 1e-12)    # symmetric about 0
-    True
-    """
-    from ..distributions.comb import float_pmf_table
-
-    a, m = float(a), int(m)
-    N = min(int(m * (745 / a + 10)) + 50, 40_000)
-    p = float_pmf_table(range(1, m + 1), [a] * m, N)
-    right = np.cumsum(p[::-1])[::-1]
-    return p, N, right
 
 
 def _ok(a, m):
