@@ -165,7 +165,7 @@ class LatticeNoise(Noise):
         return comb_tight_result(res, Delta, EVERY_REAL_SHIFT, how)
 
     def scipy(self):
-        """The frozen ``scipy.stats`` object (:data:`arete_proofs.stats.lattice_laplace` or ``lattice_gauss``, float64)."""
+        """The frozen ``scipy.stats`` object (``arete_proofs.stats.lattice_laplace`` or ``lattice_gauss``, float64)."""
         from .. import stats
 
         a, m, s, h = self._floats()

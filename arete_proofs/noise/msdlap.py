@@ -264,7 +264,7 @@ class MsdlapNoise(Noise):
                       sum_law)
 
     def scipy(self):
-        """The frozen ``scipy.stats`` object :data:`arete_proofs.stats.msdlap` (float64)."""
+        """The frozen ``scipy.stats`` object ``arete_proofs.stats.msdlap`` (float64)."""
         from ..stats import msdlap
 
         a, m = self.float_params()
