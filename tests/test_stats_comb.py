@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 import pytest
-from mpmath import mp
 
 from arete_proofs import stats
 from arete_proofs.distributions.comb import comb_sf, msdlap_components, pmf_by_convolution

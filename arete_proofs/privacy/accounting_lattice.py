@@ -23,7 +23,9 @@ report the maximum over **all** integer shifts :math:`1 \le s \le \Delta` at eac
 the working precision, summed over :math:`|k| \le K`; each omitted term is at most :math:`p(k)`, so
 the omitted part is at most :math:`P(|X| > K) = 2\bar F(K)` (exact survival function), and ``K`` is
 doubled until that bound is below :math:`10^{-(d+2)}\delta`.  :math:`\delta = 0` exactly for
-:math:`\varepsilon \ge \varepsilon^*` (the family's tight epsilon over every shift).
+:math:`\varepsilon \ge \varepsilon^*` (the family's tight epsilon over every shift); a window
+without excess (beyond the rounding of :math:`p`) and a tail bound below :math:`10^{-(d+2)}` also
+report 0 (then :math:`0 \le \delta \le 10^{-(d+2)}`).
 
 **PLD.**  No single pair :math:`(X, X+s)` dominates every shift at every :math:`\varepsilon`, so
 :func:`noise_pld` does not hand dp_accounting the loss of one shift.  It builds the curve
@@ -319,7 +321,7 @@ def _table(a, m, h):
 
 
 def float_mixture(t, a, m, s, h, kernel, what):
-    r"""float64 ln f(t) (``what='pdf'``) or ln F(t) (``'cdf'``) of the mixture, in chunks of 256 points.
+    r"""float64 :math:`\ln f(t)` (``what='pdf'``) or :math:`\ln F(t)` (``'cdf'``) of the mixture :math:`\sum_k p_k\, g(t - hk)`, in chunks of 256 points.
 
     >>> bool(abs(math.exp(float_mixture(0.0, 2.0, 1, 0.25, 1.0, "laplace", "cdf")) - 0.5) < 1e-15)
     True
