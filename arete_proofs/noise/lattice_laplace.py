@@ -68,7 +68,7 @@ class LatticeNoise(Noise):
     scale_name = ""
     infinitely_divisible = True
     symmetric_unimodal = False
-    supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares"})
+    supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares", "scipy"})
 
     def _key(self, digits):
         from .._validation import resolve_digits
@@ -163,6 +163,13 @@ class LatticeNoise(Noise):
         how = ("exact lattice-point reduction + exact tail limit" if res.certified
                else "numerical window maximisation (grid + golden section) + exact tail limit")
         return comb_tight_result(res, Delta, EVERY_REAL_SHIFT, how)
+
+    def scipy(self):
+        """The frozen ``scipy.stats`` object (``arete_proofs.stats.lattice_laplace`` or ``lattice_gauss``, float64)."""
+        from .. import stats
+
+        a, m, s, h = self._floats()
+        return getattr(stats, self.name)(a, m, s, h)
 
     # -- sampling, shares -------------------------------------------------------------------
     def _smooth(self, g, s, n, shape):

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, NotSupported, Parameter, TightResult
+from ._base import Noise, Parameter, TightResult
 from ._shares import Shares
 
 __all__ = ["MsdlapNoise", "comb_tight_result", "nb_lattice_draw", "LatticeSum"]
@@ -105,7 +105,7 @@ class MsdlapNoise(Noise):
     infinitely_divisible = True
     symmetric_unimodal = False
     integer_valued = True
-    supports = frozenset({"exact", "float", "tight_epsilon", "certify", "sample", "shares"})
+    supports = frozenset({"exact", "float", "tight_epsilon", "certify", "sample", "shares", "scipy", "account"})
 
     @classmethod
     def theorem16(cls, eps, Delta):
@@ -264,4 +264,8 @@ class MsdlapNoise(Noise):
                       sum_law)
 
     def scipy(self):
-        raise NotSupported("noise 'msdlap' has no scipy.stats object here (use pmf/sample)")
+        """The frozen ``scipy.stats`` object ``arete_proofs.stats.msdlap`` (float64)."""
+        from ..stats import msdlap
+
+        a, m = self.float_params()
+        return msdlap(a, int(m))

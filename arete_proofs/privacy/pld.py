@@ -192,6 +192,15 @@ def noise_pld(noise, sensitivity=1, *, value_discretization_interval=1e-3, digit
     >>> bool(exact <= pld.get_delta_for_epsilon(0.5) <= exact + 0.01)    # pessimistic, within O(h)
     True
     """
+    if getattr(noise, "kernel", None) in ("laplace", "gauss"):  # lattice laws: every real shift, numerical curve
+        from . import accounting_lattice
+
+        return accounting_lattice.lattice_pld(noise, sensitivity,
+                                              value_discretization_interval=value_discretization_interval)
+    if getattr(noise, "integer_valued", False) and not getattr(noise, "symmetric_unimodal", False):  # msdlap
+        from . import accounting_lattice
+
+        return accounting_lattice.noise_pld(noise, sensitivity, value_discretization_interval=value_discretization_interval)
     if getattr(noise, "integer_valued", False):  # dlap, gdl: the loss law over the integers
         from . import accounting_discrete
 

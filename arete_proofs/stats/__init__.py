@@ -17,6 +17,13 @@ Four ``scipy.stats.rv_continuous`` instances, used exactly like
   path for ``sigma > 0``, any ``alpha > 0``, is :mod:`arete_proofs.distributions.fast_gauss`,
   relative error below ``1e-9``).
 
+The follow-up paper's laws (Harrison and Manurangsi, FORC 2025; float64 tables of
+:mod:`arete_proofs.distributions.comb`): ``msdlap`` (``rv_discrete``, shapes ``a, m``:
+:math:`\sum_{i \le m} i\,\mathrm{DLap}(a)`), ``lattice_laplace`` (shapes ``a, m, b, h``:
+:math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Laplace}(b)`) and ``lattice_gauss`` (shapes
+``a, m, sigma, h``: Gaussian smoothing); ``gdl`` is ``arete_proofs.stats._gdl.gdl``, reached
+through the noise family's ``scipy()``.
+
 **Everything here is float64.**  The densities and distribution functions of
 ``arete`` and ``gamma_gamma`` come from
 :mod:`arete_proofs.distributions.fast` (measured accuracy: log-values to
@@ -46,8 +53,12 @@ True
 """
 
 from ._arete import arete, arete_gen
+from ._comb import msdlap, msdlap_gen
 from ._arete_gauss import arete_gauss, arete_gauss_gen
 from ._gamma_gamma import gamma_gamma, gamma_gamma_gen
+from ._lattice import lattice_gauss, lattice_gauss_gen, lattice_laplace, lattice_laplace_gen
 from ._staircase import staircase, staircase_gen
 
-__all__ = ["arete", "arete_gauss", "arete_gauss_gen", "arete_gen", "gamma_gamma", "gamma_gamma_gen", "staircase", "staircase_gen"]
+__all__ = ["arete", "arete_gauss", "arete_gauss_gen", "arete_gen", "gamma_gamma", "gamma_gamma_gen", "lattice_gauss",
+           "lattice_gauss_gen", "lattice_laplace", "lattice_laplace_gen", "msdlap", "msdlap_gen", "staircase",
+           "staircase_gen"]
