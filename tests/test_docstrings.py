@@ -104,6 +104,8 @@ MODULES = [
     "mechanisms.modular",
     "privacy.optimize_lattice",
     "walkthrough.frontier",
+    "distributions.discrete_staircase",
+    "noise.discrete_staircase",
 ]
 
 #: a reference to the paper or a formula
