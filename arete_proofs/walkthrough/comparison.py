@@ -1,0 +1,475 @@
+r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\operatorname{Var} Z`, each with its tight epsilon.
+
+**Continuous table** (:math:`\Delta = 1`, :math:`\varepsilon = 2, 3, \dots, 20`), one entry per noise:
+
+* **Laplace** :math:`\lambda = \Delta/\varepsilon` (Lemma 26): :math:`E|Z| = \lambda`, :math:`\operatorname{Var} Z = 2\lambda^2`,
+  :math:`\varepsilon^* = \varepsilon` (closed form);
+* **Staircase** at its :math:`E|Z|`-optimal and at its variance-optimal :math:`\gamma` (Lemma 27): the
+  floor of every :math:`\varepsilon`-DP additive noise (Geng and Viswanath 2016, Theorem 4);
+* **Arete, paper**: Lemma 3's :math:`\alpha = \lambda = e^{-\varepsilon/4}`, :math:`\theta = 4\Delta/\varepsilon`,
+  its exact tight epsilon (:mod:`arete_proofs.privacy.tight`; below the target where Lemma 3 does not
+  apply: budget left unused);
+* **Arete, optimised** (:mod:`arete_proofs.privacy.optimize`) for :math:`E|Z|` and **Arete + Gaussian**
+  (:mod:`arete_proofs.privacy.optimize_gauss`), read from ``docs/data/beyond.json``
+  (:mod:`arete_proofs.walkthrough.beyond`, not recomputed); the variance optimum of Arete from
+  beyond.json where it has one, else computed here by :func:`arete_proofs.privacy.optimize.optimize`;
+* **Theorem 21** (``lattice_laplace`` at :func:`arete_proofs.distributions.lattice.theorem21_parameters`)
+  with its certified tight epsilon (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`)
+  where :math:`m = \lceil e^{\varepsilon/3}\rceil \le` :data:`THEOREM21_M_MAX` (the engine takes minutes beyond),
+  else its variance only (closed form :math:`h^2 S_2(m)/(\cosh a - 1) + 2b^2`);
+* **lattice + Gaussian** optimised, read from ``docs/data/frontier.json`` (:mod:`arete_proofs.walkthrough.frontier`):
+  its tight epsilon is **not certified**.
+
+**Discrete table** (integer :math:`\Delta \in \{1, 10, 100, 1000\}`, :math:`\varepsilon \in \{2, 5, 10, 15, 20\}`):
+**DLap** :math:`(a = \varepsilon/\Delta)`, **GDL** at Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`,
+:math:`a = 2/\Delta` (only where its hypothesis :math:`\varepsilon > 2 + \ln\Delta` holds), **MSDLap** at
+Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (its :math:`E|Z|` and tight epsilon only for
+:math:`\Delta \le` :data:`MSDLAP_M_MAX`: the comb engine takes minutes at :math:`m = 100`), against the
+**discrete staircase** (:mod:`arete_proofs.distributions.discrete_staircase`) at its :math:`E|Z|`- and
+variance-optimal :math:`r`.  Every discrete tight epsilon is exact (closed forms, integer step counts or
+the comb's window plus exact tail limit).
+
+``certified`` in an entry: ``True`` where the tight epsilon is a closed form or a ball-arithmetic /
+exact-reduction certificate, ``False`` where it is a numerical computation (Arete's bracketed
+:func:`arete_proofs.privacy.tight.tight_epsilon` -- ``arete certify`` proves those -- and lattice + Gaussian).
+
+:func:`compute` runs the rows (``--workers`` processes) and records how each entry was made (``how``,
+``digits``, ``seconds``) and the command; the docs read the shipped JSON (:func:`load`) and the page's
+tables are :func:`table_markdown` of it (a test checks the page equals it; :func:`update_page`).
+
+>>> e = continuous_part(8, "laplace")
+>>> e["mean_abs"], e["variance"], e["epsilon"], e["certified"]
+('0.125', '0.03125', '8', True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+import time
+from pathlib import Path
+
+from mpmath import mp
+
+__all__ = ["DATA", "FORMAT", "CONTINUOUS", "DISCRETE", "EPS", "DISCRETE_EPS", "DISCRETE_DELTAS",
+           "THEOREM21_M_MAX", "MSDLAP_M_MAX", "FAMILY_ROWS", "continuous_part", "discrete_part", "family_entry",
+           "compute", "load",
+           "table_markdown", "update_page"]
+
+DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "comparison.json"
+BEYOND = DATA.parent / "beyond.json"
+FRONTIER = DATA.parent / "frontier.json"
+FORMAT = "arete-comparison/1"
+#: the continuous table's eps and entries (table order)
+EPS = tuple(range(2, 21))
+CONTINUOUS = ("laplace", "staircase", "staircase_var", "arete_paper", "arete", "arete_var", "arete_gauss",
+              "theorem21", "lattice_gauss")
+#: the discrete table's eps, sensitivities and entries
+DISCRETE_EPS = (2, 5, 10, 15, 20)
+DISCRETE_DELTAS = (1, 10, 100, 1000)
+DISCRETE = ("dlap", "gdl", "msdlap", "dstaircase", "dstaircase_var")
+#: Theorem 21's tight epsilon is computed for m <= this (eps <= 8; at m = 55 it took 344 s on a loaded machine)
+THEOREM21_M_MAX = 15
+#: MSDLap's E|Z| and tight epsilon are computed for m = Delta <= this
+MSDLAP_M_MAX = 10
+
+_LABELS = {"laplace": "Laplace", "staircase": "Staircase (E|Z|-opt.)", "staircase_var": "Staircase (Var-opt.)",
+           "arete_paper": "Arete, paper (Lemma 3)", "arete": "Arete, optimised for E|Z|",
+           "arete_var": "Arete, optimised for Var", "arete_gauss": "Arete + Gaussian (E|Z|-opt.)",
+           "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian (opt.)",
+           "dlap": "DLap(eps/Delta)", "gdl": "GDL (Theorem 15)", "msdlap": "MSDLap (Theorem 16)",
+           "dstaircase": "discrete staircase (E|Z|-opt. r)", "dstaircase_var": "discrete staircase (Var-opt. r)"}
+
+
+def _log(msg):
+    print(f"[comparison] {msg}", file=sys.stderr, flush=True)
+
+
+def _s(x, digits=15):
+    if isinstance(x, float):
+        return repr(x)
+    with mp.workdps(digits + 5):
+        return mp.nstr(mp.mpf(x), digits)
+
+
+def _json_row(doc_path, eps, key):
+    if not Path(doc_path).exists():
+        return None
+    doc = json.loads(Path(doc_path).read_text())
+    for r in doc["rows"]:
+        if float(r["eps"]) == float(eps):
+            return r.get(key) if key else r
+    return None
+
+
+def _read(path, eps, *keys, certified):
+    r = _json_row(path, eps, None)
+    for k in keys:
+        r = None if r is None else r.get(k)
+    if r is None:
+        return None
+    e = {k: v for k, v in r.items() if k != "scan"}
+    e["certified"] = certified if e.get("certified") is None else bool(e["certified"])
+    e["how"] = f"read from docs/data/{Path(path).name} ({e.get('how') or e.get('source') or 'its commands'})"
+    return e
+
+
+def continuous_part(eps, part, *, digits=8):
+    r"""One entry (a JSON-ready dict) of the continuous row at ``eps`` (:math:`\Delta = 1`; module docstring).
+
+    >>> e = continuous_part(4, "staircase")
+    >>> float(e["mean_abs"]) < float(continuous_part(4, "laplace")["mean_abs"])     # Lemma 27 below Lemma 26
+    True
+    """
+    t0 = time.perf_counter()
+    e_int = int(eps) if float(eps).is_integer() else eps
+    with mp.workdps(30):
+        E = mp.mpf(eps)
+        if part == "laplace":
+            out = {"lam": _s(1 / E), "mean_abs": _s(1 / E), "variance": _s(2 / E ** 2), "epsilon": _s(E),
+                   "certified": True, "how": "closed form (Lemma 26)"}
+        elif part in ("staircase", "staircase_var"):
+            from ..distributions import staircase
+
+            g = (staircase.gamma_mean_abs if part == "staircase" else staircase.gamma_var)(eps, digits=20)
+            out = {"gamma": _s(g), "mean_abs": _s(staircase.mean_abs(g, 1, eps, digits=20)),
+                   "variance": _s(staircase.var(g, 1, eps, digits=20)), "epsilon": _s(E), "certified": True,
+                   "how": "closed form (Lemma 27) at gamma_mean_abs / gamma_var"}
+        elif part == "arete_paper":
+            from ..noise import FAMILIES
+
+            z = FAMILIES["arete"].paper(eps, 1, digits=30)
+            r = z.tight_epsilon(Delta=1, digits=digits)
+            out = {"alpha": _s(z.alpha), "theta": _s(z.theta), "lam": _s(z.lam),
+                   "mean_abs": _s(z.mean_abs(digits=12)), "variance": _s(z.var(digits=12)),
+                   "epsilon": _s(r.epsilon, digits), "epsilon_upper": _s(r.upper_bound, digits + 3),
+                   "certified": False, "digits": digits,
+                   "how": "noise arete .paper (Lemma 3) + privacy.tight.tight_epsilon (bracketed, not ball arithmetic)"}
+        elif part == "arete":
+            out = _read(BEYOND, eps, "arete", certified=False)
+        elif part == "arete_gauss":
+            out = _read(BEYOND, eps, "gauss", certified=True)
+        elif part == "arete_var":
+            out = _read(BEYOND, eps, "variance", "arete", certified=False)
+            if out is None:
+                from ..privacy import optimize
+
+                o = optimize.optimize(float(eps), 1, objective="variance", digits=digits)
+                out = {"alpha": repr(o.alpha), "theta": repr(o.theta), "lam": repr(o.lam),
+                       "mean_abs": _s(o.mean_abs), "variance": _s(o.variance), "epsilon": _s(o.epsilon, digits),
+                       "certified": False, "digits": digits,
+                       "how": "privacy.optimize.optimize(objective='variance') (exact tight_epsilon confirmation)"}
+        elif part == "theorem21":
+            from ..distributions.lattice import theorem21_parameters
+
+            a, m, b, h = theorem21_parameters(e_int)
+            A, B, H = mp.mpf(a), mp.mpf(b), mp.mpf(h)
+            var = H ** 2 * mp.mpf(m * (m + 1) * (2 * m + 1)) / 6 / (mp.cosh(A) - 1) + 2 * B ** 2
+            out = {"a": str(a), "m": m, "b": str(b), "h": str(h), "variance": _s(var)}
+            if m <= THEOREM21_M_MAX:
+                from ..distributions.lattice import lattice_laplace
+                from ..privacy.tight_lattice import tight_epsilon_theorem21
+
+                r = tight_epsilon_theorem21(e_int, digits=digits)
+                z = lattice_laplace(a, m, b, h, digits=12)
+                out.update(mean_abs=_s(z.mean_abs()), epsilon=_s(r.epsilon, digits),
+                           epsilon_upper=_s(r.upper_bound, digits + 3), certified=bool(r.certified), digits=digits,
+                           how="privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction)")
+            else:
+                f = _read(FRONTIER, eps, "theorem21", certified=True)
+                if f is not None:
+                    out = f
+                else:
+                    out.update(mean_abs=None, epsilon=None, certified=False,
+                               how=f"variance closed form only: m = {m} > {THEOREM21_M_MAX}, the tight-epsilon "
+                                   "engine takes many minutes (not run)")
+        elif part == "lattice_gauss":
+            out = _read(FRONTIER, eps, "lattice_gauss", certified=False)
+            if out is not None:
+                out["certified"] = False
+        else:
+            raise ValueError(f"part must be one of {CONTINUOUS}, got {part!r}")
+    if out is not None and "seconds" not in out:
+        out["seconds"] = round(time.perf_counter() - t0, 2)
+    return out
+
+
+def discrete_part(eps, Delta, part, *, digits=8):
+    r"""One entry of the discrete table at ``eps`` and integer ``Delta`` (module docstring).
+
+    >>> e = discrete_part(5, 10, "dstaircase")
+    >>> float(e["mean_abs"]) < float(discrete_part(5, 10, "dlap")["mean_abs"]), e["epsilon"]
+    (True, '5')
+    """
+    from ..noise import make
+
+    t0 = time.perf_counter()
+    D = int(Delta)
+    with mp.workdps(30):
+        E = mp.mpf(eps)
+        if part == "dlap":
+            z = make("dlap", a=_s(E / D, 25))
+            r = z.tight_epsilon(Delta=D, digits=digits)
+            out = {"a": z.a, "how": "closed forms (DLap), eps* = a Delta"}
+        elif part == "gdl":
+            if not E > 2 + mp.log(D):
+                return {"skipped": f"Theorem 15's hypothesis eps > 2 + ln Delta = {float(2 + mp.log(D)):.4g} fails"}
+            z = make("gdl", beta=_s(D * mp.exp(2 - E), 25), a=_s(mp.mpf(2) / D, 25))
+            r = z.tight_epsilon(Delta=D, digits=digits)
+            out = {"beta": z.beta, "a": z.a, "how": "distributions.gdl (2F1 closed form) + privacy.tight_gdl (exact)"}
+        elif part == "msdlap":
+            z = make("msdlap", a=eps, m=D)
+            out = {"a": str(eps), "m": D, "variance": _s(z.var(digits=12))}
+            if D > MSDLAP_M_MAX:
+                out.update(mean_abs=None, epsilon=None, certified=False,
+                           how=f"variance closed form only (Theorem 16: S2(m)/(cosh a - 1)); m = {D} > "
+                               f"{MSDLAP_M_MAX}: the comb engine takes minutes (E|Z| and eps* not run; "
+                               "Theorem 16 proves eps* <= a)")
+                out["seconds"] = round(time.perf_counter() - t0, 2)
+                return out
+            r = z.tight_epsilon(Delta=D, digits=digits)
+            out["how"] = "distributions.comb (partial fractions) + privacy.tight_discrete (window + exact tail limit)"
+        elif part in ("dstaircase", "dstaircase_var"):
+            from ..noise.discrete_staircase import DiscreteStaircaseNoise
+
+            z = DiscreteStaircaseNoise.optimal(eps, D, objective="mean_abs" if part == "dstaircase" else "variance")
+            r = z.tight_epsilon(Delta=D, digits=digits)
+            out = {"r": z.r, "how": "distributions.discrete_staircase (closed forms, exact step-count tight eps)"}
+        else:
+            raise ValueError(f"part must be one of {DISCRETE}, got {part!r}")
+        out.update(mean_abs=_s(z.mean_abs(digits=12)), variance=_s(z.var(digits=12)),
+                   epsilon=_s(r.epsilon, digits), certified=True, digits=digits)
+    out["seconds"] = round(time.perf_counter() - t0, 2)
+    return out
+
+
+#: ``arete compare --families``: the rows it can add, each at its paper's parameters (lattice_gauss: optimised)
+FAMILY_ROWS = ("lattice_laplace", "lattice_gauss", "gdl", "msdlap", "dlap", "discrete_staircase")
+_FAMILY_PART = {"gdl": "gdl", "msdlap": "msdlap", "dlap": "dlap", "discrete_staircase": "dstaircase"}
+
+
+def family_entry(name, eps, Delta=1, *, objective="mean_abs", digits=8):
+    r"""One ``arete compare --families`` row: family ``name`` of :data:`FAMILY_ROWS` at target ``eps``, sensitivity ``Delta``.
+
+    ``lattice_laplace``: Theorem 21's parameters (certified tight epsilon where
+    :math:`m \le` :data:`THEOREM21_M_MAX`); ``lattice_gauss``: the optimiser of
+    :mod:`arete_proofs.privacy.optimize_lattice` (tight epsilon **not certified**; minutes); the
+    integer families (Theorem 15, Theorem 16, DLap, the discrete staircase at its ``objective``-optimal
+    :math:`r`) need an integer ``Delta`` and are ``{"skipped": why}`` otherwise.  A dict with
+    ``noise``, the parameters, ``mean_abs``, ``variance``, ``epsilon``, ``certified``, ``how``.
+
+    >>> e = family_entry("discrete_staircase", 5, 10)
+    >>> e["noise"], e["r"], e["epsilon"], e["certified"]
+    ('discrete_staircase', 2, '5', True)
+    """
+    t0 = time.perf_counter()
+    if name not in FAMILY_ROWS:
+        raise ValueError(f"name must be one of {', '.join(FAMILY_ROWS)}, got {name!r}")
+    with mp.workdps(40):
+        D = mp.mpf(Delta)
+        E = mp.mpf(eps)
+    head = {"noise": name, "eps": str(eps)}
+    if name in _FAMILY_PART:
+        if D != int(D) or D < 1:
+            return {**head, "skipped": f"an integer noise needs an integer sensitivity (S = {Delta})"}
+        part = _FAMILY_PART[name]
+        if part == "dstaircase" and objective == "variance":
+            part = "dstaircase_var"
+        return {**head, **discrete_part(eps, int(D), part, digits=digits)}
+    if name == "lattice_laplace":
+        from ..distributions.lattice import lattice_laplace, theorem21_parameters
+        from ..privacy.tight_lattice import tight_epsilon_theorem21
+
+        e_arg = int(E) if E == int(E) else eps
+        d_arg = int(D) if D == int(D) else Delta
+        if E < 2:
+            return {**head, "skipped": "Theorem 21 needs eps >= 2"}
+        a, m, b, h = theorem21_parameters(e_arg, d_arg)
+        with mp.workdps(30):
+            A, B, H = mp.mpf(a), mp.mpf(b), mp.mpf(h)
+            var = H ** 2 * mp.mpf(m * (m + 1) * (2 * m + 1)) / 6 / (mp.cosh(A) - 1) + 2 * B ** 2
+        out = {**head, "a": a, "m": m, "b": b, "h": h, "variance": _s(var)}
+        if m > THEOREM21_M_MAX:
+            out.update(mean_abs=None, epsilon=None, certified=False,
+                       how=f"variance closed form only: m = {m} > {THEOREM21_M_MAX} (the tight-epsilon engine "
+                           "takes many minutes; not run)")
+        else:
+            r = tight_epsilon_theorem21(e_arg, d_arg, digits=digits)
+            z = lattice_laplace(a, m, b, h, digits=12)
+            out.update(mean_abs=_s(z.mean_abs()), epsilon=_s(r.epsilon, digits), certified=bool(r.certified),
+                       how="Theorem 21 + privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction)")
+        out["seconds"] = round(time.perf_counter() - t0, 2)
+        return out
+    from ..noise import FAMILIES
+    from ..privacy import optimizer
+
+    o = optimizer.optimize(FAMILIES["lattice_gauss"].search_problem(float(eps), objective=objective), float(D),
+                           digits=digits)
+    return {**head, **{k: repr(v) if isinstance(v, float) else v for k, v in o.params.items()},
+            "mean_abs": _s(o.mean_abs), "variance": _s(o.variance), "epsilon": _s(o.epsilon, digits),
+            "certified": False, "how": "privacy.optimize_lattice (exact engine, numerical window: not certified)",
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def _task(task):
+    kind, eps, Delta, part, digits = task
+    t0 = time.perf_counter()
+    try:
+        e = continuous_part(eps, part, digits=digits) if kind == "c" else discrete_part(eps, Delta, part,
+                                                                                       digits=digits)
+    except Exception as err:  # recorded in the file, not fatal for the other rows
+        _log(f"{kind} eps={eps} Delta={Delta} {part}: FAILED {type(err).__name__}: {err}")
+        return task, None, f"{type(err).__name__}: {err}"
+    _log(f"{'continuous' if kind == 'c' else 'discrete'} eps={eps:g} Delta={Delta} {part}: "
+         f"{time.perf_counter() - t0:.1f} s")
+    return task, e, None
+
+
+def compute(eps_values=EPS, *, discrete_eps=DISCRETE_EPS, deltas=DISCRETE_DELTAS, digits=8, workers=1,
+            out=None, parts=CONTINUOUS + DISCRETE):
+    r"""Both tables (``workers`` processes; progress on stderr), written to ``out`` when given.
+
+    The document records the command, ``digits``, each entry's ``how`` and ``seconds`` and the total
+    time; entries follow the module docstring (Lemma 26, Lemma 27, Lemma 3, Theorems 15, 16, 21).
+    """
+    t0 = time.perf_counter()
+    tasks = [("c", float(e), 1, p, digits) for e in eps_values for p in parts if p in CONTINUOUS]
+    tasks += [("d", float(e), int(D), p, digits) for D in deltas for e in discrete_eps for p in parts
+              if p in DISCRETE]
+    slow = ("arete_var", "theorem21", "msdlap", "gdl")
+    tasks.sort(key=lambda t: (t[3] not in slow, -t[2], -t[1]))
+    _log(f"{len(tasks)} entries, {workers} worker(s)")
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            results = list(pool.imap_unordered(_task, tasks, chunksize=1))
+    else:
+        results = [_task(t) for t in tasks]
+    doc = {"format": FORMAT, "digits": digits, "continuous": {"Delta": "1", "rows": []},
+           "discrete": {"rows": []}, "failed": {}}
+    crows, drows = {}, {}
+    for (kind, eps, D, part, _), e, err in results:
+        if kind == "c":
+            row = crows.setdefault(eps, {"eps": _s(eps)})
+        else:
+            row = drows.setdefault((D, eps), {"Delta": D, "eps": _s(eps)})
+        if e is not None:
+            row[part] = e
+        else:
+            doc["failed"][f"{kind} {eps:g} {D} {part}"] = err
+    doc["continuous"]["rows"] = [crows[k] for k in sorted(crows)]
+    doc["discrete"]["rows"] = [drows[k] for k in sorted(drows)]
+    doc["command"] = (" ".join(["python -m arete_proofs.walkthrough.comparison"] + sys.argv[1:])
+                      if sys.argv and sys.argv[0].endswith("comparison.py") else
+                      f"compute({list(eps_values)}, digits={digits}, workers={workers})")
+    doc["generated"] = datetime.date.today().isoformat()
+    doc["seconds"] = round(time.perf_counter() - t0, 1)
+    if out is not None:
+        Path(out).write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
+
+
+def load(path=None):
+    r"""The shipped results (:data:`DATA`) or ``path``: the tables of :math:`E|Z|` and :math:`\operatorname{Var} Z`.
+
+    >>> load()["format"]
+    'arete-comparison/1'
+    """
+    doc = json.loads(Path(path or DATA).read_text())
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"{path or DATA}: not an {FORMAT} file")
+    return doc
+
+
+def _f(x, n=4):
+    return "—" if x is None else f"{float(x):.{n}g}"
+
+
+def _cell(e, key):
+    if not e or e.get("skipped"):
+        return "—"
+    v = _f(e.get(key))
+    return v
+
+
+def _eps_cell(e):
+    if not e or e.get("skipped") or e.get("epsilon") is None:
+        return "—"
+    return _f(e["epsilon"], 10) + ("" if e.get("certified") else "*")
+
+
+def table_markdown(doc=None, which="continuous", quantity="mean_abs"):
+    r"""A table of the page (MyST markdown): ``which`` is ``continuous`` or ``discrete``; ``quantity``
+    ``mean_abs``, ``variance`` or ``epsilon`` (the tight epsilons; ``*``: not certified).  Lemma 27's
+    Staircase (continuous) or the discrete staircase is the floor of each row.
+
+    >>> doc = load()
+    >>> len(table_markdown(doc).splitlines()) == len(doc["continuous"]["rows"]) + 2
+    True
+    """
+    doc = load() if doc is None else doc
+    parts = CONTINUOUS if which == "continuous" else DISCRETE
+    head = (["ε"] if which == "continuous" else ["Δ", "ε"]) + [_LABELS[p].replace("|", "\\|") for p in parts]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in doc[which]["rows"]:
+        cells = [f"{float(r['eps']):g}"] if which == "continuous" else [str(r["Delta"]), f"{float(r['eps']):g}"]
+        for p in parts:
+            cells.append(_eps_cell(r.get(p)) if quantity == "epsilon" else _cell(r.get(p), quantity))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+_BLOCKS = [(w, q) for w in ("continuous", "discrete") for q in ("mean_abs", "variance", "epsilon")]
+
+
+def update_page(page, doc=None):
+    r"""Replace every ``<!-- comparison-WHICH-QUANTITY -->`` block of ``page`` by :func:`table_markdown`
+    (the tables of :math:`E|Z|`, :math:`\operatorname{Var} Z` and the tight epsilons).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = path.write_text("<!-- comparison-continuous-mean_abs -->\nold\n<!-- /comparison-continuous-mean_abs -->\n")
+    >>> update_page(path)
+    >>> table_markdown() in path.read_text()
+    True
+    """
+    import re
+
+    text = Path(page).read_text()
+    for w, q in _BLOCKS:
+        tag = f"comparison-{w}-{q}"
+        text = re.sub(rf"(<!-- {tag} -->\n)(?:.*?\n)?(<!-- /{tag} -->)",
+                      lambda m, w=w, q=q: m.group(1) + table_markdown(doc, w, q) + "\n" + m.group(2), text,
+                      flags=re.S)
+    Path(page).write_text(text)
+
+
+def main(argv=None):
+    """``python -m arete_proofs.walkthrough.comparison --workers 2 --out docs/data/comparison.json``."""
+    ap = argparse.ArgumentParser(prog="python -m arete_proofs.walkthrough.comparison",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--eps", type=float, nargs="+", default=list(EPS))
+    ap.add_argument("--discrete-eps", type=float, nargs="+", default=list(DISCRETE_EPS))
+    ap.add_argument("--deltas", type=int, nargs="+", default=list(DISCRETE_DELTAS))
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--digits", type=int, default=8)
+    ap.add_argument("--parts", nargs="+", choices=CONTINUOUS + DISCRETE, default=list(CONTINUOUS + DISCRETE))
+    ap.add_argument("--out", default=None, help="the JSON file to write")
+    ap.add_argument("--page", default=None, help="also rewrite this page's tables")
+    a = ap.parse_args(argv)
+    if a.workers < 1:
+        ap.error("--workers must be >= 1")
+    doc = compute(a.eps, discrete_eps=a.discrete_eps, deltas=a.deltas, digits=a.digits, workers=a.workers,
+                  out=a.out, parts=tuple(a.parts))
+    if a.page:
+        update_page(a.page, doc)
+    for w, q in _BLOCKS:
+        print(f"\n{w} {q}\n" + table_markdown(doc, w, q))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
