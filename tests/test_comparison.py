@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from mpmath import mp
 
+from arete_proofs.noise import comparison as ncomp
 from arete_proofs.walkthrough import comparison
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -106,9 +107,9 @@ def test_bad_part():
     with pytest.raises(ValueError, match="part"):
         comparison.continuous_part(8, "gamma")
     with pytest.raises(ValueError, match="part"):
-        comparison.discrete_part(8, 1, "gamma")
+        ncomp.discrete_part(8, 1, "gamma")
     with pytest.raises(ValueError, match="name"):
-        comparison.family_entry("arete", 8)
+        ncomp.family_entry("arete", 8)
 
 
 @pytest.mark.slow
@@ -120,7 +121,7 @@ def test_a_few_entries_recomputed():
         assert new["epsilon"] == row[part]["epsilon"] and new["mean_abs"] == row[part]["mean_abs"]
     for eps, D, part in [(5, 10, "msdlap"), (10, 1000, "gdl"), (15, 100, "dstaircase_var")]:
         row = next(r for r in doc["discrete"]["rows"] if float(r["eps"]) == eps and r["Delta"] == D)
-        new = comparison.discrete_part(eps, D, part, digits=8)
+        new = ncomp.discrete_part(eps, D, part, digits=8)
         assert new["epsilon"] == row[part]["epsilon"] and new["variance"] == row[part]["variance"]
 
 

@@ -106,6 +106,8 @@ MODULES = [
     "walkthrough.frontier",
     "distributions.discrete_staircase",
     "noise.discrete_staircase",
+    "walkthrough.comparison",
+    "noise.comparison",
 ]
 
 #: a reference to the paper or a formula
@@ -138,6 +140,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     # issue 24: the lattice + Gaussian optimiser and the frontier runs take minutes (tests/test_optimize_lattice.py)
     "privacy.optimize_lattice.optimize": {"doctest": "float64 search + exact confirmation (minutes at m = 28)"},
     "walkthrough.frontier.compute": {"doctest": "runs every family's optimiser (minutes per eps)"},
+    "walkthrough.comparison.compute": {"doctest": "runs both tables (about 15 minutes); tests/test_comparison.py"},
     "chain.hm25.check_all": {"doctest": "all four default grids (about 10 s); each check_* has its own doctest"},
 }
 

@@ -185,10 +185,10 @@ _FAMILY_SUFFIX = {"lattice_laplace": " (Theorem 21)", "lattice_gauss": " (optimi
 
 
 def _family_rows(args, eps_values):
-    """The ``--families`` rows (:func:`arete_proofs.walkthrough.comparison.family_entry`), or ``None`` without the flag."""
+    """The ``--families`` rows (:func:`arete_proofs.noise.comparison.family_entry`), or ``None`` without the flag."""
     if args.families is None:
         return None
-    from ..walkthrough.comparison import FAMILY_ROWS, family_entry
+    from ..noise.comparison import FAMILY_ROWS, family_entry
 
     names = list(FAMILY_ROWS) if "all" in args.families else list(dict.fromkeys(args.families))
     for n in names:

@@ -15,7 +15,7 @@ r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\o
   beyond.json where it has one, else computed here by :func:`arete_proofs.privacy.optimize.optimize`;
 * **Theorem 21** (``lattice_laplace`` at :func:`arete_proofs.distributions.lattice.theorem21_parameters`)
   with its certified tight epsilon (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`)
-  where :math:`m = \lceil e^{\varepsilon/3}\rceil \le` :data:`THEOREM21_M_MAX` (the engine takes minutes beyond),
+  where :math:`m = \lceil e^{\varepsilon/3}\rceil \le` :data:`~arete_proofs.noise.comparison.THEOREM21_M_MAX` (the engine takes minutes beyond),
   else its variance only (closed form :math:`h^2 S_2(m)/(\cosh a - 1) + 2b^2`);
 * **lattice + Gaussian** optimised, read from ``docs/data/frontier.json`` (:mod:`arete_proofs.walkthrough.frontier`):
   its tight epsilon is **not certified**.
@@ -24,7 +24,7 @@ r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\o
 **DLap** :math:`(a = \varepsilon/\Delta)`, **GDL** at Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`,
 :math:`a = 2/\Delta` (only where its hypothesis :math:`\varepsilon > 2 + \ln\Delta` holds), **MSDLap** at
 Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (its :math:`E|Z|` and tight epsilon only for
-:math:`\Delta \le` :data:`MSDLAP_M_MAX`: the comb engine takes minutes at :math:`m = 100`), against the
+:math:`\Delta \le` :data:`~arete_proofs.noise.comparison.MSDLAP_M_MAX`: the comb engine takes minutes at :math:`m = 100`), against the
 **discrete staircase** (:mod:`arete_proofs.distributions.discrete_staircase`) at its :math:`E|Z|`- and
 variance-optimal :math:`r`.  Every discrete tight epsilon is exact (closed forms, integer step counts or
 the comb's window plus exact tail limit).
@@ -39,7 +39,7 @@ tables are :func:`table_markdown` of it (a test checks the page equals it; :func
 
 >>> e = continuous_part(8, "laplace")
 >>> e["mean_abs"], e["variance"], e["epsilon"], e["certified"]
-('0.125', '0.03125', '8', True)
+('0.125', '0.03125', '8.0', True)
 """
 
 from __future__ import annotations
@@ -53,9 +53,10 @@ from pathlib import Path
 
 from mpmath import mp
 
+from ..noise.comparison import DISCRETE_PARTS, discrete_part, family_entry
+
 __all__ = ["DATA", "FORMAT", "CONTINUOUS", "DISCRETE", "EPS", "DISCRETE_EPS", "DISCRETE_DELTAS",
-           "THEOREM21_M_MAX", "MSDLAP_M_MAX", "FAMILY_ROWS", "continuous_part", "discrete_part", "family_entry",
-           "compute", "load",
+           "continuous_part", "compute", "load",
            "table_markdown", "update_page"]
 
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "comparison.json"
@@ -69,11 +70,7 @@ CONTINUOUS = ("laplace", "staircase", "staircase_var", "arete_paper", "arete", "
 #: the discrete table's eps, sensitivities and entries
 DISCRETE_EPS = (2, 5, 10, 15, 20)
 DISCRETE_DELTAS = (1, 10, 100, 1000)
-DISCRETE = ("dlap", "gdl", "msdlap", "dstaircase", "dstaircase_var")
-#: Theorem 21's tight epsilon is computed for m <= this (eps <= 8; at m = 55 it took 344 s on a loaded machine)
-THEOREM21_M_MAX = 15
-#: MSDLap's E|Z| and tight epsilon are computed for m = Delta <= this
-MSDLAP_M_MAX = 10
+DISCRETE = DISCRETE_PARTS
 
 _LABELS = {"laplace": "Laplace", "staircase": "Staircase (E|Z|-opt.)", "staircase_var": "Staircase (Var-opt.)",
            "arete_paper": "Arete, paper (Lemma 3)", "arete": "Arete, optimised for E|Z|",
@@ -162,29 +159,10 @@ def continuous_part(eps, part, *, digits=8):
                        "certified": False, "digits": digits,
                        "how": "privacy.optimize.optimize(objective='variance') (exact tight_epsilon confirmation)"}
         elif part == "theorem21":
-            from ..distributions.lattice import theorem21_parameters
-
-            a, m, b, h = theorem21_parameters(e_int)
-            A, B, H = mp.mpf(a), mp.mpf(b), mp.mpf(h)
-            var = H ** 2 * mp.mpf(m * (m + 1) * (2 * m + 1)) / 6 / (mp.cosh(A) - 1) + 2 * B ** 2
-            out = {"a": str(a), "m": m, "b": str(b), "h": str(h), "variance": _s(var)}
-            if m <= THEOREM21_M_MAX:
-                from ..distributions.lattice import lattice_laplace
-                from ..privacy.tight_lattice import tight_epsilon_theorem21
-
-                r = tight_epsilon_theorem21(e_int, digits=digits)
-                z = lattice_laplace(a, m, b, h, digits=12)
-                out.update(mean_abs=_s(z.mean_abs()), epsilon=_s(r.epsilon, digits),
-                           epsilon_upper=_s(r.upper_bound, digits + 3), certified=bool(r.certified), digits=digits,
-                           how="privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction)")
-            else:
-                f = _read(FRONTIER, eps, "theorem21", certified=True)
-                if f is not None:
-                    out = f
-                else:
-                    out.update(mean_abs=None, epsilon=None, certified=False,
-                               how=f"variance closed form only: m = {m} > {THEOREM21_M_MAX}, the tight-epsilon "
-                                   "engine takes many minutes (not run)")
+            out = family_entry("lattice_laplace", e_int, 1, digits=digits)
+            out.pop("noise"), out.pop("eps")
+            if out.get("epsilon") is None:
+                out = _read(FRONTIER, eps, "theorem21", certified=True) or out
         elif part == "lattice_gauss":
             out = _read(FRONTIER, eps, "lattice_gauss", certified=False)
             if out is not None:
@@ -194,123 +172,6 @@ def continuous_part(eps, part, *, digits=8):
     if out is not None and "seconds" not in out:
         out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
-
-
-def discrete_part(eps, Delta, part, *, digits=8):
-    r"""One entry of the discrete table at ``eps`` and integer ``Delta`` (module docstring).
-
-    >>> e = discrete_part(5, 10, "dstaircase")
-    >>> float(e["mean_abs"]) < float(discrete_part(5, 10, "dlap")["mean_abs"]), e["epsilon"]
-    (True, '5')
-    """
-    from ..noise import make
-
-    t0 = time.perf_counter()
-    D = int(Delta)
-    with mp.workdps(30):
-        E = mp.mpf(eps)
-        if part == "dlap":
-            z = make("dlap", a=_s(E / D, 25))
-            r = z.tight_epsilon(Delta=D, digits=digits)
-            out = {"a": z.a, "how": "closed forms (DLap), eps* = a Delta"}
-        elif part == "gdl":
-            if not E > 2 + mp.log(D):
-                return {"skipped": f"Theorem 15's hypothesis eps > 2 + ln Delta = {float(2 + mp.log(D)):.4g} fails"}
-            z = make("gdl", beta=_s(D * mp.exp(2 - E), 25), a=_s(mp.mpf(2) / D, 25))
-            r = z.tight_epsilon(Delta=D, digits=digits)
-            out = {"beta": z.beta, "a": z.a, "how": "distributions.gdl (2F1 closed form) + privacy.tight_gdl (exact)"}
-        elif part == "msdlap":
-            z = make("msdlap", a=eps, m=D)
-            out = {"a": str(eps), "m": D, "variance": _s(z.var(digits=12))}
-            if D > MSDLAP_M_MAX:
-                out.update(mean_abs=None, epsilon=None, certified=False,
-                           how=f"variance closed form only (Theorem 16: S2(m)/(cosh a - 1)); m = {D} > "
-                               f"{MSDLAP_M_MAX}: the comb engine takes minutes (E|Z| and eps* not run; "
-                               "Theorem 16 proves eps* <= a)")
-                out["seconds"] = round(time.perf_counter() - t0, 2)
-                return out
-            r = z.tight_epsilon(Delta=D, digits=digits)
-            out["how"] = "distributions.comb (partial fractions) + privacy.tight_discrete (window + exact tail limit)"
-        elif part in ("dstaircase", "dstaircase_var"):
-            from ..noise.discrete_staircase import DiscreteStaircaseNoise
-
-            z = DiscreteStaircaseNoise.optimal(eps, D, objective="mean_abs" if part == "dstaircase" else "variance")
-            r = z.tight_epsilon(Delta=D, digits=digits)
-            out = {"r": z.r, "how": "distributions.discrete_staircase (closed forms, exact step-count tight eps)"}
-        else:
-            raise ValueError(f"part must be one of {DISCRETE}, got {part!r}")
-        out.update(mean_abs=_s(z.mean_abs(digits=12)), variance=_s(z.var(digits=12)),
-                   epsilon=_s(r.epsilon, digits), certified=True, digits=digits)
-    out["seconds"] = round(time.perf_counter() - t0, 2)
-    return out
-
-
-#: ``arete compare --families``: the rows it can add, each at its paper's parameters (lattice_gauss: optimised)
-FAMILY_ROWS = ("lattice_laplace", "lattice_gauss", "gdl", "msdlap", "dlap", "discrete_staircase")
-_FAMILY_PART = {"gdl": "gdl", "msdlap": "msdlap", "dlap": "dlap", "discrete_staircase": "dstaircase"}
-
-
-def family_entry(name, eps, Delta=1, *, objective="mean_abs", digits=8):
-    r"""One ``arete compare --families`` row: family ``name`` of :data:`FAMILY_ROWS` at target ``eps``, sensitivity ``Delta``.
-
-    ``lattice_laplace``: Theorem 21's parameters (certified tight epsilon where
-    :math:`m \le` :data:`THEOREM21_M_MAX`); ``lattice_gauss``: the optimiser of
-    :mod:`arete_proofs.privacy.optimize_lattice` (tight epsilon **not certified**; minutes); the
-    integer families (Theorem 15, Theorem 16, DLap, the discrete staircase at its ``objective``-optimal
-    :math:`r`) need an integer ``Delta`` and are ``{"skipped": why}`` otherwise.  A dict with
-    ``noise``, the parameters, ``mean_abs``, ``variance``, ``epsilon``, ``certified``, ``how``.
-
-    >>> e = family_entry("discrete_staircase", 5, 10)
-    >>> e["noise"], e["r"], e["epsilon"], e["certified"]
-    ('discrete_staircase', 2, '5', True)
-    """
-    t0 = time.perf_counter()
-    if name not in FAMILY_ROWS:
-        raise ValueError(f"name must be one of {', '.join(FAMILY_ROWS)}, got {name!r}")
-    with mp.workdps(40):
-        D = mp.mpf(Delta)
-        E = mp.mpf(eps)
-    head = {"noise": name, "eps": str(eps)}
-    if name in _FAMILY_PART:
-        if D != int(D) or D < 1:
-            return {**head, "skipped": f"an integer noise needs an integer sensitivity (S = {Delta})"}
-        part = _FAMILY_PART[name]
-        if part == "dstaircase" and objective == "variance":
-            part = "dstaircase_var"
-        return {**head, **discrete_part(eps, int(D), part, digits=digits)}
-    if name == "lattice_laplace":
-        from ..distributions.lattice import lattice_laplace, theorem21_parameters
-        from ..privacy.tight_lattice import tight_epsilon_theorem21
-
-        e_arg = int(E) if E == int(E) else eps
-        d_arg = int(D) if D == int(D) else Delta
-        if E < 2:
-            return {**head, "skipped": "Theorem 21 needs eps >= 2"}
-        a, m, b, h = theorem21_parameters(e_arg, d_arg)
-        with mp.workdps(30):
-            A, B, H = mp.mpf(a), mp.mpf(b), mp.mpf(h)
-            var = H ** 2 * mp.mpf(m * (m + 1) * (2 * m + 1)) / 6 / (mp.cosh(A) - 1) + 2 * B ** 2
-        out = {**head, "a": a, "m": m, "b": b, "h": h, "variance": _s(var)}
-        if m > THEOREM21_M_MAX:
-            out.update(mean_abs=None, epsilon=None, certified=False,
-                       how=f"variance closed form only: m = {m} > {THEOREM21_M_MAX} (the tight-epsilon engine "
-                           "takes many minutes; not run)")
-        else:
-            r = tight_epsilon_theorem21(e_arg, d_arg, digits=digits)
-            z = lattice_laplace(a, m, b, h, digits=12)
-            out.update(mean_abs=_s(z.mean_abs()), epsilon=_s(r.epsilon, digits), certified=bool(r.certified),
-                       how="Theorem 21 + privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction)")
-        out["seconds"] = round(time.perf_counter() - t0, 2)
-        return out
-    from ..noise import FAMILIES
-    from ..privacy import optimizer
-
-    o = optimizer.optimize(FAMILIES["lattice_gauss"].search_problem(float(eps), objective=objective), float(D),
-                           digits=digits)
-    return {**head, **{k: repr(v) if isinstance(v, float) else v for k, v in o.params.items()},
-            "mean_abs": _s(o.mean_abs), "variance": _s(o.variance), "epsilon": _s(o.epsilon, digits),
-            "certified": False, "how": "privacy.optimize_lattice (exact engine, numerical window: not certified)",
-            "seconds": round(time.perf_counter() - t0, 2)}
 
 
 def _task(task):
