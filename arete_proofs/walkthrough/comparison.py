@@ -219,7 +219,7 @@ def compute(eps_values=EPS, *, discrete_eps=DISCRETE_EPS, deltas=DISCRETE_DELTAS
             row = drows.setdefault((D, eps), {"Delta": D, "eps": _s(eps)})
         if e is not None:
             row[part] = e
-        else:
+        elif err is not None:   # None without an error: the source file has no such entry (left out)
             doc["failed"][f"{kind} {eps:g} {D} {part}"] = err
     doc["continuous"]["rows"] = [crows[k] for k in sorted(crows)]
     doc["discrete"]["rows"] = [drows[k] for k in sorted(drows)]
