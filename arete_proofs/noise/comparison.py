@@ -92,7 +92,7 @@ def discrete_part(eps, Delta, part, *, digits=8):
     return out
 
 
-#: ``arete compare --families``: the rows it can add, each at its paper's parameters (lattice_gauss: optimised)
+#: The families ``arete compare --families`` can add, each at its paper's parameters (lattice_gauss optimised).
 FAMILY_ROWS = ("lattice_laplace", "lattice_gauss", "gdl", "msdlap", "dlap", "discrete_staircase")
 _FAMILY_PART = {"gdl": "gdl", "msdlap": "msdlap", "dlap": "dlap", "discrete_staircase": "dstaircase"}
 

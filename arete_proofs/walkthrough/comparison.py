@@ -59,6 +59,7 @@ __all__ = ["DATA", "FORMAT", "CONTINUOUS", "DISCRETE", "EPS", "DISCRETE_EPS", "D
            "continuous_part", "compute", "load",
            "table_markdown", "update_page"]
 
+#: the shipped results (``docs/data/comparison.json`` of the source tree)
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "comparison.json"
 BEYOND = DATA.parent / "beyond.json"
 FRONTIER = DATA.parent / "frontier.json"
