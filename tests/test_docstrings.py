@@ -108,6 +108,10 @@ MODULES = [
     "privacy.optimize_lattice",
     "privacy.lattice_large",
     "walkthrough.frontier",
+    "distributions.discrete_staircase",
+    "noise.discrete_staircase",
+    "walkthrough.comparison",
+    "noise.comparison",
 ]
 
 #: a reference to the paper or a formula
@@ -141,6 +145,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     "privacy.optimize_lattice.optimize": {"doctest": "float64 search + exact confirmation (minutes at m = 28)"},
     "walkthrough.frontier.compute": {"doctest": "runs every family's optimiser (minutes per eps)"},
     "walkthrough.frontier.certify_rows": {"doctest": "certifies every lattice row of a file (seconds to minutes each)"},
+    "walkthrough.comparison.compute": {"doctest": "runs both tables (about 15 minutes); tests/test_comparison.py"},
     "chain.hm25.check_all": {"doctest": "all four default grids (about 10 s); each check_* has its own doctest"},
 }
 

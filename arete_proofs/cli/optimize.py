@@ -44,6 +44,11 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
         parser.add_argument("--gauss", action="store_true",
                             help="beyond the paper: also the Gamma + Gaussian optimum X1 - X2 + N(0, sigma^2) "
                             "(sigma free, certified tight eps <= E; minutes per eps) as one more row per eps")
+        parser.add_argument("--families", metavar="NAME", nargs="+", default=None,
+                            help="also rows of the follow-up paper's families at their papers' parameters, each "
+                            "with its tight eps and whether it is certified: all, or some of lattice_laplace "
+                            "(Theorem 21), lattice_gauss (optimised, minutes; not certified), gdl (Theorem 15), "
+                            "msdlap (Theorem 16), dlap, discrete_staircase (integer --sensitivity)")
         parser.add_argument("--figure-4", action="store_true",
                             help="also add the paper's three Figure-4 parameter sets (S = 1): one row each "
                             "at its exact tight eps, beside Laplace, Staircase and optimized Arete at that eps")
@@ -174,6 +179,32 @@ def _left_out_notes(rows, sensitivity) -> list[str]:
             "tight ('arete epsilon --paper-eps E' prints their tight epsilon)"]
 
 
+_FAMILY_PARAMETERS = ("a", "m", "b", "h", "sigma", "beta", "r")
+_FAMILY_SUFFIX = {"lattice_laplace": " (Theorem 21)", "lattice_gauss": " (optimized)", "gdl": " (Theorem 15)",
+                  "msdlap": " (Theorem 16)", "dlap": " (a = eps/S)", "discrete_staircase": " (optimal r)"}
+
+
+def _family_rows(args, eps_values):
+    """The ``--families`` rows (:func:`arete_proofs.noise.comparison.family_entry`), or ``None`` without the flag."""
+    if args.families is None:
+        return None
+    from ..noise.comparison import FAMILY_ROWS, family_entry
+
+    names = list(FAMILY_ROWS) if "all" in args.families else list(dict.fromkeys(args.families))
+    for n in names:
+        if n not in FAMILY_ROWS:
+            raise UsageError(f"--families: unknown family {n!r}; choose all or some of {', '.join(FAMILY_ROWS)}")
+    if not eps_values:
+        raise UsageError("--families needs --epsilon (or --paper-eps)")
+    out = []
+    for e in eps_values:
+        for n in names:
+            row = family_entry(n, e, args.sensitivity, objective=args.objective)
+            row.pop("seconds", None)
+            out.append(row)
+    return out
+
+
 @command(
     "compare",
     help="error table: Arete-optimized, Laplace, Staircase, the paper's parameters (and Figure 4's) at given epsilons",
@@ -198,6 +229,13 @@ each row), numbers as strings with 12 digits.  Examples:
 --gauss (beyond the paper): one more row per eps, the Gamma + Gaussian noise
 X1 - X2 + N(0, sigma^2) with (alpha, theta, sigma) minimising --objective at certified
 tight eps <= E (arete_proofs.privacy.optimize_gauss, family gauss; a few minutes per eps).
+--families all (or some names) adds, per eps, the follow-up paper's families at their papers'
+parameters: lattice_laplace at Theorem 21 (certified tight eps; only computed for
+m = ceil(e^{eps/3}) <= 15, else its variance alone), gdl at Theorem 15 (where
+eps > 2 + ln S), msdlap at Theorem 16 (a = eps, m = S <= 10), dlap(eps/S) and the discrete
+staircase at its optimal r (these four need an integer S), and lattice_gauss optimised
+(minutes per eps; its tight eps is not certified).  Each row says "certified: yes|no".
+
 There is no --sigma: compare ranks optimised noises at a target eps and has no user
 parameter set to add a Gaussian part to; for a given (alpha, theta, lam, sigma) use
 arete epsilon --sigma (tight eps) or arete account --sigma ((eps, delta)).
@@ -240,6 +278,7 @@ def compare_command(args: argparse.Namespace) -> int:
                                  "variance": _num(o.variance), **params,
                                  "epsilon_upper": format_bound(o.epsilon_upper, 15, upward=True)})
     gauss = extra.pop("arete_gauss", [])
+    fams = _family_rows(args, eps_values or [])
     if args.json:
         doc = {"sensitivity": args.sensitivity, "objective": args.objective, "figure_4": args.figure_4,
                "rows": [r.as_dict(12) for r in rows]}
@@ -247,6 +286,8 @@ def compare_command(args: argparse.Namespace) -> int:
             doc["gauss"] = gauss
         if extra:
             doc["noises"] = {n: rows for n, rows in extra.items()}
+        if fams is not None:
+            doc["families"] = fams
         doc["notes"] = _left_out_notes(rows, args.sensitivity)
         print(json.dumps(doc, indent=2))
         return 0
@@ -265,6 +306,16 @@ def compare_command(args: argparse.Namespace) -> int:
         table.append((_fmt(g["eps"], strip=True), f"{g['noise']} ({args.objective})",
                       _fmt(g["mean_abs"]), _fmt(g["variance"]),
                       f"{params} eps*<={g['epsilon_upper'][:12]}"))
+    for f in fams or []:
+        if f.get("skipped"):
+            table.append((_fmt(f["eps"], strip=True), f["noise"], "-", "-", f"skipped: {f['skipped']}"))
+            continue
+        params = " ".join(f"{k}={_fmt(v) if k != 'm' and k != 'r' else v}" for k, v in f.items()
+                          if k in _FAMILY_PARAMETERS)
+        eps_text = "eps* not computed" if f.get("epsilon") is None else f"eps*={_num(f['epsilon'], 8)}"
+        table.append((_fmt(f["eps"], strip=True), f["noise"] + _FAMILY_SUFFIX.get(f["noise"], ""),
+                      "-" if f.get("mean_abs") is None else _fmt(f["mean_abs"]), _fmt(f["variance"]),
+                      f"{params} {eps_text} certified: {'yes' if f.get('certified') else 'no'}"))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:
         print("  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w) for i, (c, w) in enumerate(zip(row[:4], widths)))

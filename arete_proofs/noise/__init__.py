@@ -7,26 +7,27 @@ and the docs tables) take a noise object and use only the interface of
 :mod:`arete_proofs.noise._base`.  A new family is one new module plus one line in
 ``_MODULES``.
 
-=====================  ==========================================  =====  ==========  =======
-name                   law                                         ID     sym. unim.  integer
-=====================  ==========================================  =====  ==========  =======
-``laplace``            Laplace(lam)                                yes    yes         no
-``staircase``          SC(gamma, Delta) at level eps               no     yes         no
-``arete``              X1 - X2 + Laplace(lam)                      yes    yes         no
-``arete_gauss``        X1 - X2 + Laplace(lam) + N(0, sigma^2)      yes    yes         no
-``dlap``               DLap(a) = GDL(1, a) on the integers         yes    yes         yes
-``gdl``                NB(beta, 1-e^-a) - NB(beta, 1-e^-a)         yes    yes         yes
-``msdlap``             sum_i i DLap(a), i = 1..m                   yes    no          yes
-``lattice_laplace``    h MSDLap(a, m) + Laplace(b)                 yes    no          no
-``lattice_gauss``      h MSDLap(a, m) + N(0, sigma^2)              yes    no          no
-=====================  ==========================================  =====  ==========  =======
+======================  ==========================================  =====  ==========  =======
+name                    law                                         ID     sym. unim.  integer
+======================  ==========================================  =====  ==========  =======
+``laplace``             Laplace(lam)                                yes    yes         no
+``staircase``           SC(gamma, Delta) at level eps               no     yes         no
+``arete``               X1 - X2 + Laplace(lam)                      yes    yes         no
+``arete_gauss``         X1 - X2 + Laplace(lam) + N(0, sigma^2)      yes    yes         no
+``dlap``                DLap(a) = GDL(1, a) on the integers         yes    yes         yes
+``gdl``                 NB(beta, 1-e^-a) - NB(beta, 1-e^-a)         yes    yes         yes
+``msdlap``              sum_i i DLap(a), i = 1..m                   yes    no          yes
+``lattice_laplace``     h MSDLap(a, m) + Laplace(b)                 yes    no          no
+``lattice_gauss``       h MSDLap(a, m) + N(0, sigma^2)              yes    no          no
+``discrete_staircase``  DSC(r, Delta) at level eps (integers)       no     yes         yes
+======================  ==========================================  =====  ==========  =======
 
 Importing this package loads the family classes only; each method imports its engine
 when first called, so ``import arete_proofs.noise`` stays light (no scipy, sympy, flint).
 
 >>> from arete_proofs import noise
 >>> sorted(noise.FAMILIES)
-['arete', 'arete_gauss', 'dlap', 'gdl', 'laplace', 'lattice_gauss', 'lattice_laplace', 'msdlap', 'staircase']
+['arete', 'arete_gauss', 'discrete_staircase', 'dlap', 'gdl', 'laplace', 'lattice_gauss', 'lattice_laplace', 'msdlap', 'staircase']
 >>> z = noise.make("arete", alpha="0.5", theta="1", lam="0.5")
 >>> z.tight_epsilon(Delta=1, digits=6).epsilon <= 1 / 0.5     # at most Delta/lam (Lipschitz bound)
 True
@@ -57,6 +58,7 @@ _MODULES = (
     ("msdlap", "arete_proofs.noise.msdlap", "MsdlapNoise"),
     ("lattice_laplace", "arete_proofs.noise.lattice_laplace", "LatticeLaplaceNoise"),
     ("lattice_gauss", "arete_proofs.noise.lattice_gauss", "LatticeGaussNoise"),
+    ("discrete_staircase", "arete_proofs.noise.discrete_staircase", "DiscreteStaircaseNoise"),
 )
 
 

@@ -1,0 +1,160 @@
+r"""Rows of the comparison of the noise families at their papers' parameters (``arete compare --families``, the docs' tables).
+
+One entry per family, target :math:`\varepsilon` and sensitivity :math:`\Delta`, JSON-ready: the
+parameters, :math:`E|Z|`, :math:`\operatorname{Var} Z`, the tight epsilon of those parameters and
+whether it is ``certified`` (closed form or exact reduction), and ``how`` it was computed:
+
+* ``dlap``: DLap(:math:`a = \varepsilon/\Delta`), :math:`\varepsilon^* = a\Delta` exactly;
+* ``gdl``: Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`, :math:`a = 2/\Delta` where its hypothesis
+  :math:`\varepsilon > 2 + \ln\Delta` holds (:mod:`arete_proofs.privacy.tight_gdl`);
+* ``msdlap``: Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (:mod:`arete_proofs.privacy.tight_discrete`;
+  only the variance for :math:`m >` :data:`MSDLAP_M_MAX`);
+* ``discrete_staircase`` at its optimal :math:`r` (:mod:`arete_proofs.noise.discrete_staircase`);
+* ``lattice_laplace``: Theorem 21 (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`, certified;
+  only the variance for :math:`m >` :data:`THEOREM21_M_MAX`);
+* ``lattice_gauss``: optimised (:mod:`arete_proofs.privacy.optimize_lattice`; **not certified**; minutes).
+
+>>> e = discrete_part(5, 10, "dlap")
+>>> e["a"], e["epsilon"], e["certified"]                # DLap(eps/Delta): eps* = a Delta
+('0.5', '5.0', True)
+"""
+
+from __future__ import annotations
+
+import time
+
+from mpmath import mp
+
+__all__ = ["THEOREM21_M_MAX", "MSDLAP_M_MAX", "FAMILY_ROWS", "DISCRETE_PARTS", "discrete_part", "family_entry"]
+
+#: Theorem 21's tight epsilon is computed for m <= this (eps <= 8; at m = 55 it took 344 s on a loaded machine)
+THEOREM21_M_MAX = 15
+#: MSDLap's E|Z| and tight epsilon are computed for m = Delta <= this (m = 100 takes minutes)
+MSDLAP_M_MAX = 10
+#: the integer entries of :func:`discrete_part`
+DISCRETE_PARTS = ("dlap", "gdl", "msdlap", "dstaircase", "dstaircase_var")
+
+
+def _s(x, digits=15):
+    if isinstance(x, float):
+        return repr(x)
+    with mp.workdps(digits + 5):
+        return mp.nstr(mp.mpf(x), digits)
+
+
+def discrete_part(eps, Delta, part, *, digits=8):
+    r"""One entry at ``eps`` and integer ``Delta``: ``part`` of :data:`DISCRETE_PARTS` (module docstring;
+    Theorem 15, Theorem 16; the discrete staircase at its :math:`E|Z|`- or variance-optimal :math:`r`).
+
+    >>> e = discrete_part(5, 10, "dstaircase")
+    >>> float(e["mean_abs"]) < float(discrete_part(5, 10, "dlap")["mean_abs"]), e["epsilon"]
+    (True, '5.0')
+    """
+    from ..noise import make
+
+    t0 = time.perf_counter()
+    D = int(Delta)
+    with mp.workdps(30):
+        E = mp.mpf(eps)
+        if part == "dlap":
+            z = make("dlap", a=_s(E / D, 25))
+            r = z.tight_epsilon(Delta=D, digits=digits)
+            out = {"a": z.a, "how": "closed forms (DLap), eps* = a Delta"}
+        elif part == "gdl":
+            if not E > 2 + mp.log(D):
+                return {"skipped": f"Theorem 15's hypothesis eps > 2 + ln Delta = {float(2 + mp.log(D)):.4g} fails"}
+            z = make("gdl", beta=_s(D * mp.exp(2 - E), 25), a=_s(mp.mpf(2) / D, 25))
+            r = z.tight_epsilon(Delta=D, digits=digits)
+            out = {"beta": z.beta, "a": z.a, "how": "distributions.gdl (2F1 closed form) + privacy.tight_gdl (exact)"}
+        elif part == "msdlap":
+            z = make("msdlap", a=eps, m=D)
+            out = {"a": str(eps), "m": D, "variance": _s(z.var(digits=12))}
+            if D > MSDLAP_M_MAX:
+                out.update(mean_abs=None, epsilon=None, certified=False,
+                           how=f"variance closed form only (Theorem 16: S2(m)/(cosh a - 1)); m = {D} > "
+                               f"{MSDLAP_M_MAX}: the comb engine takes minutes (E|Z| and eps* not run; "
+                               "Theorem 16 proves eps* <= a)")
+                out["seconds"] = round(time.perf_counter() - t0, 2)
+                return out
+            r = z.tight_epsilon(Delta=D, digits=digits)
+            out["how"] = "distributions.comb (partial fractions) + privacy.tight_discrete (window + exact tail limit)"
+        elif part in ("dstaircase", "dstaircase_var"):
+            from ..noise.discrete_staircase import DiscreteStaircaseNoise
+
+            z = DiscreteStaircaseNoise.optimal(eps, D, objective="mean_abs" if part == "dstaircase" else "variance")
+            r = z.tight_epsilon(Delta=D, digits=digits)
+            out = {"r": z.r, "how": "distributions.discrete_staircase (closed forms, exact step-count tight eps)"}
+        else:
+            raise ValueError(f"part must be one of {DISCRETE_PARTS}, got {part!r}")
+        out.update(mean_abs=_s(z.mean_abs(digits=12)), variance=_s(z.var(digits=12)),
+                   epsilon=_s(r.epsilon, digits), certified=True, digits=digits)
+    out["seconds"] = round(time.perf_counter() - t0, 2)
+    return out
+
+
+#: The families ``arete compare --families`` can add, each at its paper's parameters (lattice_gauss optimised).
+FAMILY_ROWS = ("lattice_laplace", "lattice_gauss", "gdl", "msdlap", "dlap", "discrete_staircase")
+_FAMILY_PART = {"gdl": "gdl", "msdlap": "msdlap", "dlap": "dlap", "discrete_staircase": "dstaircase"}
+
+
+def family_entry(name, eps, Delta=1, *, objective="mean_abs", digits=8):
+    r"""One ``arete compare --families`` row: family ``name`` of :data:`FAMILY_ROWS` at target ``eps``, sensitivity ``Delta``.
+
+    ``lattice_laplace``: Theorem 21's parameters (certified tight epsilon where
+    :math:`m \le` :data:`THEOREM21_M_MAX`); ``lattice_gauss``: the optimiser of
+    :mod:`arete_proofs.privacy.optimize_lattice` (tight epsilon **not certified**; minutes); the
+    integer families (Theorem 15, Theorem 16, DLap, the discrete staircase at its ``objective``-optimal
+    :math:`r`) need an integer ``Delta`` and are ``{"skipped": why}`` otherwise.  A dict with
+    ``noise``, the parameters, ``mean_abs``, ``variance``, ``epsilon``, ``certified``, ``how``.
+
+    >>> e = family_entry("discrete_staircase", 5, 10)
+    >>> e["noise"], e["r"], e["epsilon"], e["certified"]
+    ('discrete_staircase', 1, '5.0', True)
+    """
+    t0 = time.perf_counter()
+    if name not in FAMILY_ROWS:
+        raise ValueError(f"name must be one of {', '.join(FAMILY_ROWS)}, got {name!r}")
+    with mp.workdps(40):
+        D = mp.mpf(Delta)
+        E = mp.mpf(eps)
+    head = {"noise": name, "eps": str(eps)}
+    if name in _FAMILY_PART:
+        if D != int(D) or D < 1:
+            return {**head, "skipped": f"an integer noise needs an integer sensitivity (S = {Delta})"}
+        part = _FAMILY_PART[name]
+        if part == "dstaircase" and objective == "variance":
+            part = "dstaircase_var"
+        return {**head, **discrete_part(eps, int(D), part, digits=digits)}
+    if name == "lattice_laplace":
+        from ..distributions.lattice import lattice_laplace, theorem21_parameters
+        from ..privacy.tight_lattice import tight_epsilon_theorem21
+
+        e_arg = int(E) if E == int(E) else eps
+        d_arg = int(D) if D == int(D) else Delta
+        if E < 2:
+            return {**head, "skipped": "Theorem 21 needs eps >= 2"}
+        a, m, b, h = theorem21_parameters(e_arg, d_arg)
+        with mp.workdps(30):
+            A, B, H = mp.mpf(a), mp.mpf(b), mp.mpf(h)
+            var = H ** 2 * mp.mpf(m * (m + 1) * (2 * m + 1)) / 6 / (mp.cosh(A) - 1) + 2 * B ** 2
+        out = {**head, "a": a, "m": m, "b": b, "h": h, "variance": _s(var)}
+        if m > THEOREM21_M_MAX:
+            out.update(mean_abs=None, epsilon=None, certified=False,
+                       how=f"variance closed form only: m = {m} > {THEOREM21_M_MAX} (the tight-epsilon engine "
+                           "takes many minutes; not run)")
+        else:
+            r = tight_epsilon_theorem21(e_arg, d_arg, digits=digits)
+            z = lattice_laplace(a, m, b, h, digits=12)
+            out.update(mean_abs=_s(z.mean_abs()), epsilon=_s(r.epsilon, digits), certified=bool(r.certified),
+                       how="Theorem 21 + privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction)")
+        out["seconds"] = round(time.perf_counter() - t0, 2)
+        return out
+    from ..noise import FAMILIES
+    from ..privacy import optimizer
+
+    o = optimizer.optimize(FAMILIES["lattice_gauss"].search_problem(float(eps), objective=objective), float(D),
+                           digits=digits)
+    return {**head, **{k: repr(v) if isinstance(v, float) else v for k, v in o.params.items()},
+            "mean_abs": _s(o.mean_abs), "variance": _s(o.variance), "epsilon": _s(o.epsilon, digits),
+            "certified": False, "how": "privacy.optimize_lattice (exact engine, numerical window: not certified)",
+            "seconds": round(time.perf_counter() - t0, 2)}

@@ -1,0 +1,166 @@
+"""The comparison page (issue 23, part 6): docs/data/comparison.json, its consistency, the page's tables,
+and ``arete compare --families``.
+
+Independent checks: the Laplace and Staircase entries are recomputed from Lemma 26 / Lemma 27's
+closed forms; the discrete staircase's from brute-force pmf sums (no closed form); DLap's from
+1/sinh a; the floors (the Staircase, the discrete staircase) are checked to be below every entry
+whose tight epsilon is within the target.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from mpmath import mp
+
+from arete_proofs.noise import comparison as ncomp
+from arete_proofs.walkthrough import comparison
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def _check(doc):
+    from arete_proofs.distributions import staircase
+    from arete_proofs.distributions import discrete_staircase as ds
+
+    for r in doc["continuous"]["rows"]:
+        e = float(r["eps"])
+        assert abs(float(r["laplace"]["mean_abs"]) - 1 / e) < 1e-14
+        assert abs(float(r["laplace"]["variance"]) - 2 / e ** 2) < 1e-14
+        g = staircase.gamma_mean_abs(e)
+        assert abs(float(r["staircase"]["mean_abs"]) / float(staircase.mean_abs(g, 1, e)) - 1) < 1e-12
+        gv = staircase.gamma_var(e)
+        assert abs(float(r["staircase_var"]["variance"]) / float(staircase.var(gv, 1, e)) - 1) < 1e-12
+        for part in comparison.CONTINUOUS:
+            x = r.get(part)
+            if not x or x.get("epsilon") is None:
+                continue
+            assert float(x["epsilon"]) <= e * (1 + 1e-9), (e, part)
+            if x.get("mean_abs") is not None:
+                assert float(x["mean_abs"]) >= float(r["staircase"]["mean_abs"]) * (1 - 1e-9), (e, part)
+            assert float(x["variance"]) >= float(r["staircase_var"]["variance"]) * (1 - 1e-9), (e, part)
+            assert "how" in x and "seconds" in x
+        if "lattice_gauss" in r:
+            assert r["lattice_gauss"]["certified"] is False
+        assert r["arete_paper"]["certified"] is False
+    for r in doc["discrete"]["rows"]:
+        e, D = float(r["eps"]), int(r["Delta"])
+        assert abs(float(r["dlap"]["mean_abs"]) - 1 / float(mp.sinh(mp.mpf(e) / D))) < 1e-12 * float(
+            r["dlap"]["mean_abs"])
+        floor_m, floor_v = float(r["dstaircase"]["mean_abs"]), float(r["dstaircase_var"]["variance"])
+        for part in comparison.DISCRETE:
+            x = r.get(part)
+            if not x or x.get("skipped") or x.get("epsilon") is None:
+                continue
+            assert x["certified"] is True and float(x["epsilon"]) <= e * (1 + 1e-9), (e, D, part)
+            assert float(x["mean_abs"]) >= floor_m * (1 - 1e-9), (e, D, part)
+            assert float(x["variance"]) >= floor_v * (1 - 1e-9), (e, D, part)
+        if D <= 10:   # the discrete staircase's E|Z| by a brute-force sum of its pmf
+            rr = int(r["dstaircase"]["r"])
+            with mp.workdps(30):
+                K = int(D * (80 / e + 3))
+                m1 = 2 * sum(k * ds.pmf(k, e, D, rr, digits=25) for k in range(1, K))
+            assert abs(float(m1) / floor_m - 1) < 1e-10
+
+
+def test_the_shipped_file_is_consistent():
+    doc = comparison.load()
+    assert doc["command"] and doc["seconds"] > 0
+    assert [float(r["eps"]) for r in doc["continuous"]["rows"]] == [float(e) for e in comparison.EPS]
+    assert len(doc["discrete"]["rows"]) == len(comparison.DISCRETE_EPS) * len(comparison.DISCRETE_DELTAS)
+    _check(doc)
+
+
+def test_a_tampered_entry_is_caught():
+    doc = copy.deepcopy(comparison.load())
+    row = next(r for r in doc["discrete"]["rows"] if r["Delta"] == 10)
+    row["dstaircase"]["mean_abs"] = repr(float(row["dstaircase"]["mean_abs"]) * 1.01)
+    with pytest.raises(AssertionError):
+        _check(doc)
+    doc = copy.deepcopy(comparison.load())
+    doc["continuous"]["rows"][3]["theorem21"]["mean_abs"] = "1e-9"      # below the Staircase's floor
+    with pytest.raises(AssertionError):
+        _check(doc)
+
+
+def test_the_page_shows_the_file():
+    page = (DOCS / "comparison.md").read_text()
+    doc = comparison.load()
+    for w in ("continuous", "discrete"):
+        for q in ("mean_abs", "variance", "epsilon"):
+            tag = f"comparison-{w}-{q}"
+            m = re.search(rf"<!-- {tag} -->\n(.*?)\n<!-- /{tag} -->", page, re.S)
+            assert m, f"docs/comparison.md has no {tag} block"
+            assert m.group(1) == comparison.table_markdown(doc, w, q)
+    changed = copy.deepcopy(doc)
+    changed["continuous"]["rows"][0]["laplace"]["mean_abs"] = "1"
+    assert comparison.table_markdown(changed) != comparison.table_markdown(doc)
+
+
+def test_bad_part():
+    with pytest.raises(ValueError, match="part"):
+        comparison.continuous_part(8, "gamma")
+    with pytest.raises(ValueError, match="part"):
+        ncomp.discrete_part(8, 1, "gamma")
+    with pytest.raises(ValueError, match="name"):
+        ncomp.family_entry("arete", 8)
+
+
+@pytest.mark.slow
+def test_a_few_entries_recomputed():
+    doc = comparison.load()
+    for eps, part in [(20, "arete_paper"), (4, "theorem21")]:
+        row = next(r for r in doc["continuous"]["rows"] if float(r["eps"]) == eps)
+        new = comparison.continuous_part(eps, part, digits=8)
+        assert new["epsilon"] == row[part]["epsilon"] and new["mean_abs"] == row[part]["mean_abs"]
+    for eps, D, part in [(5, 10, "msdlap"), (10, 1000, "gdl"), (15, 100, "dstaircase_var")]:
+        row = next(r for r in doc["discrete"]["rows"] if float(r["eps"]) == eps and r["Delta"] == D)
+        new = ncomp.discrete_part(eps, D, part, digits=8)
+        assert new["epsilon"] == row[part]["epsilon"] and new["variance"] == row[part]["variance"]
+
+
+# -- arete compare --families -----------------------------------------------------------------------
+def _cli(argv, monkeypatch):
+    from arete_proofs.cli import main
+    from arete_proofs.privacy import errors
+
+    monkeypatch.setattr(errors, "comparison_table", lambda *a, **k: [])   # skip the Arete optimiser here
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_compare_families_rows(monkeypatch):
+    code, out, _ = _cli(["compare", "--epsilon", "5", "--sensitivity", "10", "--families", "dlap",
+                         "discrete_staircase", "gdl", "msdlap", "--quiet"], monkeypatch)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["eps", "noise"]
+    ds_line = next(x for x in lines if x.split()[1] == "discrete_staircase")
+    from arete_proofs.distributions.discrete_staircase import r_mean_abs
+
+    assert f"r={r_mean_abs(5, 10)} " in ds_line and "eps*=5.0000000" in ds_line and "certified: yes" in ds_line
+    # Theorem 15's hypothesis eps > 2 + ln Delta holds at 5 > 4.30: the row is computed
+    assert "certified: yes" in next(x for x in lines if x.split()[1] == "gdl")
+    code, out, _ = _cli(["compare", "--epsilon", "3", "--sensitivity", "10", "--families", "gdl", "--quiet"],
+                        monkeypatch)
+    assert "skipped: Theorem 15's hypothesis" in out
+
+
+def test_compare_families_json_and_errors(monkeypatch):
+    code, out, _ = _cli(["compare", "--epsilon", "6", "--families", "dlap", "--json", "--quiet"], monkeypatch)
+    doc = json.loads(out)
+    assert code == 0 and doc["families"][0]["noise"] == "dlap" and doc["families"][0]["certified"] is True
+    code, out, _ = _cli(["compare", "--epsilon", "6", "--json", "--quiet"], monkeypatch)
+    assert "families" not in json.loads(out)                       # the flag's absence: unchanged document
+    code, _, err = _cli(["compare", "--epsilon", "6", "--families", "arete"], monkeypatch)
+    assert code == 2 and "--families" in err and "Traceback" not in err
+    code, out, _ = _cli(["compare", "--epsilon", "6", "--sensitivity", "2.5", "--families", "dlap"], monkeypatch)
+    assert code == 0 and "skipped: an integer noise needs an integer sensitivity" in out
