@@ -298,6 +298,8 @@ def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12,
         K = int(mp.ceil(T / hh))
         if kernel == "laplace":
             F = int(mp.floor(D / hh)) + 1
+            law.use_table(K + 2 * F + law.margin() + 2)  # the pmf on the window: one power series
+            law.fill_cells(-F - 2, K + F + 1)              # the cells: recurrences
             W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
         else:
             W, pair = _gauss_candidates(law, D, mp.zero, T, grid, refine, steps)
