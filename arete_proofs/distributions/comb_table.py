@@ -106,26 +106,33 @@ def _table(K, w, r, d):
     others = [c for c in range(len(w)) if c != cs]
     old_prec, old_cap = ctx.prec, ctx.cap
     prec = int((d + 30) * 3.33) + 8 * int(math.log2(K + 2))
+    # absolute target for the neglected parts, relative to a guess of the least value (p_1 e^lambda is about
+    # prod tanh(a_c/2) e^{-a}); lowered to the least value seen if that guess was too high
+    with mp.workdps(20):
+        guess = mp.exp(-max(mp.mpf(x) for x in r)) * mp.fprod(mp.tanh(mp.mpf(x) / 2) for x in r)
+    tau = float(max(guess, mp.mpf(10) ** -300)) * 10.0 ** (-(d + 14))
     try:
-        while True:
+        for _ in range(12):
             ctx.prec = prec
-            out = _attempt(K, w, r, cs, ws, aS, others, d, arb, arb_series, ctx)
+            out, vmin = _attempt(K, w, r, cs, ws, aS, others, d, tau, arb, arb_series, ctx)
             if out is not None:
                 return tuple(out)
-            prec *= 2
-            if prec > 40000:
-                raise ArithmeticError("comb pmf table: the power series lost all digits")
+            # not enough digits on the smallest values: lower the truncation target, raise the precision
+            lo = max(min(vmin, 1.0), 1e-300)
+            tau = min(tau / 1e3, lo * 10.0 ** (-(d + 12)))
+            prec = prec + int(3.33 * max(10, -math.log10(lo))) + 20
+        raise ArithmeticError("comb pmf table: the power series lost all digits")
     finally:
         ctx.prec, ctx.cap = old_prec, old_cap
 
 
-def _attempt(K, w, r, cs, ws, aS, others, d, arb, arb_series, ctx):
+def _attempt(K, w, r, cs, ws, aS, others, d, tau, arb, arb_series, ctx):
     a = {c: arb(r[c]) for c in range(len(w))}
     lam = a[cs] / ws
     tanh_s = (a[cs] / 2).tanh()
     if not others:  # one DLap: p_k e^{lambda k} = tanh(a/2) on multiples of w, else 0
         vals = [tanh_s if k % ws == 0 else arb(0) for k in range(K + 1)]
-        return _to_mp(vals, d)
+        return _to_mp(vals, d), 1.0
     rc = {c: (-a[c] + lam * w[c]).exp() for c in others}
     lc = {c: (-a[c] - lam * w[c]).exp() for c in others}
     kappa = arb(1)
@@ -138,7 +145,6 @@ def _attempt(K, w, r, cs, ws, aS, others, d, arb, arb_series, ctx):
     for c in others:
         R1 /= 1 - rc[c]
         Lb /= 1 - (-a[c]).exp()
-    tau = float(mp.mpf(10) ** (-(d + 14)))  # absolute target on p_k e^{lambda k} (>= C_min/2 ~ its scale)
     scale = float(tanh_s.mid()) * float(kappa.upper()) * float(R1.upper())
     lb = float(Lb.upper())
     # L truncated at Lt terms: each Q_y loses <= kappa R(1) e^{-lam Lt} L(e^lam) / (1 - e^{-lam}) (also the y < -Lt)
@@ -150,8 +156,13 @@ def _attempt(K, w, r, cs, ws, aS, others, d, arb, arb_series, ctx):
     trunc = scale * lb * math.exp(-lamf * Lt) / (1 - math.exp(-lamf)) ** 2 * (K / ws + 2)
     far = scale * lb * math.exp(-2 * lamf * (M - ws))
     ctx.cap = N + Lt + 2
-    R = _exp_series(others, rc, w, N, arb, arb_series)
-    L = _exp_series(others, lc, w, Lt, arb, arb_series)
+    # the log series' terms below a cut are dropped (their mass delta bounded; R changes by <= R(1)(e^delta - 1))
+    cls = (N / ws + 1) * scale * lb
+    R, dR = _exp_series(others, rc, w, N, arb, arb_series, tau / (100 * cls))
+    L, dL = _exp_series(others, lc, w, Lt, arb, arb_series, tau / (100 * cls * Lt))
+    errR, errL = float(R1.upper()) * math.expm1(dR), lb * math.expm1(dL)
+    dropped = float(tanh_s.mid()) * float(kappa.upper()) * (errR * lb + Lt * errL * (float(R1.upper()) + errR)) \
+        * (N / ws + 1) * 1.01
     Lc = L.coeffs()
     Lc = Lc + [arb(0)] * (Lt - len(Lc))  # coeffs() drops trailing zeros
     Lrev = arb_series(list(reversed(Lc)), prec=N + Lt)
@@ -192,23 +203,33 @@ def _attempt(K, w, r, cs, ws, aS, others, d, arb, arb_series, ctx):
             k = ks[i]
             vals[k] = tanh_s * kappa * (s1_list[i] + s2)
             s2 = (s2 + Q(k)) * e2
-    err = arb(0, trunc + far + tau / 100)
+    err = arb(0, trunc + far + dropped + tau / 100)
     g = math.gcd(*w)
     vals = [v + err if k % g == 0 else arb(0) for k, v in enumerate(vals)]
-    return _to_mp(vals, d)
+    vmin = min(float(v.mid()) for v in vals if not v.is_zero())
+    return _to_mp(vals, d), vmin
 
 
-def _exp_series(others, x, w, n, arb, arb_series):
-    """:math:`\\prod_c 1/(1 - x_c z^{w_c})` to length ``n`` as :math:`\\exp(\\sum_c \\sum_j x_c^j z^{j w_c}/j)`."""
+def _exp_series(others, x, w, n, arb, arb_series, cut):
+    """:math:`\\prod_c 1/(1 - x_c z^{w_c})` to length ``n`` as :math:`\\exp(\\sum_c \\sum_j x_c^j z^{j w_c}/j)`, and the
+    mass :math:`\\delta` of the log-series terms left out: per component the tail
+    :math:`\\sum_{j \\ge J} x^j/j \\le x^J/(J(1-x))` once it is below ``cut`` / (number of components)."""
     co = [arb(0)] * n
+    delta = 0.0
+    share = cut / max(len(others), 1)
     for c in others:
         wc, xc = w[c], x[c]
+        xf = float(xc.upper())
         p, j = xc, 1
         while j * wc < n:
+            pf = float(p.upper())
+            if pf / (j * (1 - xf)) <= share:
+                delta += pf / (j * (1 - xf))
+                break
             co[j * wc] += p / j
             p *= xc
             j += 1
-    return arb_series(co, prec=n).exp()
+    return arb_series(co, prec=n).exp(), delta
 
 
 def _to_mp(vals, d):
