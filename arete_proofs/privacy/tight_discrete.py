@@ -37,7 +37,9 @@ loss is taken over every shift :math:`|s| \le \Delta` (integer :math:`\Delta`):
    masses by at most :math:`e^{\sum_c a_c |n_c|}`, so every pair at shift :math:`s` has loss at most
    :math:`U(s) = \min_n \sum_c a_c |n_c|` and :math:`\varepsilon^* \le U^* = \max_{0 < s \le \Delta} U(s)`
    (:func:`coupling_bound`).  When :math:`L \ge U^*` the supremum is the tail limit and no window is
-   needed (``K = 0``).
+   needed (``K = 0``).  No pole constant is needed either when :math:`a^* n \ge U^*`,
+   :math:`n = \lfloor \Delta/w^* \rfloor`: the shift :math:`s = n w^*` has :math:`\ell(r, s) = \lambda s = a^* n`
+   for every :math:`r`, so :math:`a^* n \le L \le \varepsilon^* \le U^* \le a^* n` (MSDLap at :math:`\Delta = m`).
 
 The window's pmf is :func:`arete_proofs.distributions.comb_table.scaled_pmf_table` (positive power
 series in ball arithmetic, :math:`O(K \log K)`), not the partial fractions point by point.
@@ -96,7 +98,7 @@ class DiscreteTight:
     tail_shift: tuple
     Delta: int
     digits: int
-    method: str = "exact pmf (partial fractions) on a window + exact tail limit from the dominant poles"
+    method: str = "exact pmf (positive power series, ball arithmetic) on a window + exact tail limit from the dominant poles"
     profile: list = field(default=None, repr=False)
 
 
@@ -220,10 +222,19 @@ def tight_epsilon_comb(weights, rates, Delta, *, digits=12, max_window=200_000):
     if not ok:
         raise ValueError(f"Delta must be an integer >= 1 for a noise on the integers, got {Delta!r}")
     Delta = int(mp.mpf(Delta))
+    U = coupling_bound(w, rt, Delta)
+    c0, wst, _ = dominant(w, rt, digits=d)
+    n = Delta // wst
+    with mp.workdps(d + GUARD_DIGITS):
+        if U is not None and n >= 1 and n * mp.mpf(rt[c0]) >= U - mp.mpf(10) ** (-(d + 5)):
+            # item 5 with s = n w*: l(r, n w*) = a* n for every r, so a* n <= L <= eps* <= U <= a* n
+            v = n * mp.mpf(rt[c0])
+            return DiscreteTight(epsilon=v, lower_bound=v, upper_bound=v, witness=mp.inf, attained=False,
+                                 tail_limit=v, window_max=-mp.inf, K=0, tail_shift=(0, n * wst), Delta=Delta,
+                                 digits=d, method="coupling bound = the tail limit of the shift n w* (no window)")
     L, rs = tail_limit(w, rt, Delta, digits=d)
     C = tail_constants(w, rt, digits=d + 5)
     with mp.workdps(d + GUARD_DIGITS):
-        U = coupling_bound(w, rt, Delta)
         if U is not None and L >= U - mp.mpf(10) ** (-(d + 5)):  # item 5: eps* in [L, U], no window
             return DiscreteTight(epsilon=L, lower_bound=L, upper_bound=max(L, U), witness=mp.inf, attained=False,
                                  tail_limit=L, window_max=-mp.inf, K=0, tail_shift=rs, Delta=Delta, digits=d,
