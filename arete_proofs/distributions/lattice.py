@@ -93,6 +93,7 @@ class LatticeLaw:
                                  "Laplace tail dominates and the law is not a comb in its tail")
         self._p = {}
         self._cells = {}
+        self._norm = {}  # k -> (A_k, B_k) = (S^L_k e^{-hk/b}, S^R_k e^{hk/b}) from fill_cells
 
     # -- the lattice pmf -------------------------------------------------------------------
     def p(self, k):
@@ -170,6 +171,22 @@ class LatticeLaw:
                     E *= g
                 if k not in self._cells:
                     self._cells[k] = (A[i] * E, Bv / E)
+                self._norm[k] = (A[i], Bv)
+            self._eh = (mp.exp(-hb), mp.exp(hb))
+
+    def pdf_at(self, k):
+        r""":math:`f(hk) = (A_k + B_k)/(2b)` from the normalised cell of :meth:`fill_cells` (no exponential), else :meth:`pdf`.
+
+        >>> z = LatticeLaw(["2"] * 2, [1, 2], "0.5", kernel="laplace", scale="0.2", digits=15)
+        >>> z.fill_cells(0, 6)
+        >>> abs(z.pdf_at(3) / z.pdf(z.h * 3) - 1) < 1e-20
+        True
+        """
+        n = self._norm.get(k)
+        if n is None:
+            return self.pdf(self.h * k)
+        with mp.workdps(self.dps):
+            return (n[0] + n[1]) / (2 * self.s)
 
     # -- Laplace cells -------------------------------------------------------------------------
     def cell(self, k):
