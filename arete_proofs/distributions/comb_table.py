@@ -150,12 +150,12 @@ def _attempt(K, w, r, cs, ws, aS, others, d, tau, arb, arb_series, ctx):
     scale = float(tanh_s.mid()) * float(kappa.upper()) * float(R1.upper())
     lb = float(Lb.upper())
     # L truncated at Lt terms: each Q_y loses <= kappa R(1) e^{-lam Lt} L(e^lam) / (1 - e^{-lam}) (also the y < -Lt)
-    Lt = int(math.ceil((math.log(max(scale * lb, 1.0) / tau) + math.log(1 / (1 - math.exp(-lamf))) * 2
+    Lt = int(math.ceil((math.log(max(scale * lb, 1.0) / tau) + math.log(1 / (1 - math.exp(-lamf))) * 3
                         + math.log(K + 10)) / lamf)) + 2
     # the far part of the second sum beyond y > K + M: <= e^{-2 lam M} tanh E e^{lam Y}
     M = int(math.ceil((math.log(max(scale * lb, 1.0) / tau) + math.log(2)) / (2 * lamf))) + ws
     N = K + M + Lt + 1   # R needed up to degree N (Q_y for y <= K + M)
-    trunc = scale * lb * math.exp(-lamf * Lt) / (1 - math.exp(-lamf)) ** 2 * (K / ws + 2)
+    trunc = scale * lb * math.exp(-lamf * Lt) / (1 - math.exp(-lamf)) ** 2 * ((K + Lt + M) / ws + 2)
     far = scale * lb * math.exp(-2 * lamf * (M - ws))
     ctx.cap = N + Lt + 2
     # the log series' terms below a cut are dropped (their mass delta bounded; R changes by <= R(1)(e^delta - 1))

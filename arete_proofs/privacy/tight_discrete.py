@@ -222,10 +222,10 @@ def tight_epsilon_comb(weights, rates, Delta, *, digits=12, max_window=200_000):
     if not ok:
         raise ValueError(f"Delta must be an integer >= 1 for a noise on the integers, got {Delta!r}")
     Delta = int(mp.mpf(Delta))
-    U = coupling_bound(w, rt, Delta)
     c0, wst, _ = dominant(w, rt, digits=d)
     n = Delta // wst
     with mp.workdps(d + GUARD_DIGITS):
+        U = coupling_bound(w, rt, Delta)
         if U is not None and n >= 1 and n * mp.mpf(rt[c0]) >= U - mp.mpf(10) ** (-(d + 5)):
             # item 5 with s = n w*: l(r, n w*) = a* n for every r, so a* n <= L <= eps* <= U <= a* n
             v = n * mp.mpf(rt[c0])
