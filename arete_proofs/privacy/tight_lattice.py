@@ -38,6 +38,11 @@ by :math:`L + 2\eta`.  Result: :math:`\max(W, L) \le \varepsilon^* \le \max(W, L
 :math:`W` the window maximum over the candidates with :math:`0 \le t \le T`, and :math:`T'` is
 chosen so that :math:`2\eta < 10^{-(d+5)}`.
 
+**Speed** (issue 23): the window's pmf is one power series in ball arithmetic
+(:meth:`arete_proofs.distributions.lattice.LatticeLaw.use_table`), the cells are two contracting
+recurrences (:meth:`arete_proofs.distributions.lattice.LatticeLaw.fill_cells`), and the Laplace
+candidates compare ratios of the normalised cells (one logarithm at the end).
+
 **Gaussian smoothing** (issue 24): no cell convexity.  An optimal pair either has
 :math:`|t - v| < \Delta` -- then :math:`t` is a local maximum and :math:`v` a local minimum of
 :math:`f` -- or :math:`|t - v| = \Delta` -- a maximum of :math:`\ln f(v \pm \Delta) - \ln f(v)`.  Both are
