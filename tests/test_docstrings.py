@@ -81,6 +81,7 @@ MODULES = [
     "noise.arete",
     "noise.arete_gauss",
     "distributions.comb",
+    "distributions.comb_table",
     "distributions.lattice",
     "privacy.tight_discrete",
     "privacy.tight_lattice",

@@ -31,6 +31,19 @@ loss is taken over every shift :math:`|s| \le \Delta` (integer :math:`\Delta`):
    within :math:`\eta`.  (``attained`` means :math:`W > L + \eta + 10^{-(d+3)}`; a window maximum
    equal to :math:`L` within the precision is reported as the tail limit -- the value is the same.)
 
+5. *Coupling bound* (a shortcut, no window): shifting the components,
+   :math:`x_c \mapsto x_c + n_c` with :math:`\sum_c w_c n_c = s`, maps the solutions of
+   :math:`\sum w_c x_c = k` onto those of :math:`= k + s` and changes the product of the DLap
+   masses by at most :math:`e^{\sum_c a_c |n_c|}`, so every pair at shift :math:`s` has loss at most
+   :math:`U(s) = \min_n \sum_c a_c |n_c|` and :math:`\varepsilon^* \le U^* = \max_{0 < s \le \Delta} U(s)`
+   (:func:`coupling_bound`).  When :math:`L \ge U^*` the supremum is the tail limit and no window is
+   needed (``K = 0``).  No pole constant is needed either when :math:`a^* n \ge U^*`,
+   :math:`n = \lfloor \Delta/w^* \rfloor`: the shift :math:`s = n w^*` has :math:`\ell(r, s) = \lambda s = a^* n`
+   for every :math:`r`, so :math:`a^* n \le L \le \varepsilon^* \le U^* \le a^* n` (MSDLap at :math:`\Delta = m`).
+
+The window's pmf is :func:`arete_proofs.distributions.comb_table.scaled_pmf_table` (positive power
+series in ball arithmetic, :math:`O(K \log K)`), not the partial fractions point by point.
+
 For MSDLap(a, m) with :math:`\Delta = m` (Theorem 16), :math:`s = m` gives
 :math:`\ell(r, m) = a` for every :math:`r`, so :math:`\varepsilon^* \ge a`; the theorem says
 :math:`\varepsilon^* \le a`, and the computation finds equality, as the tail limit.
@@ -48,11 +61,12 @@ from dataclasses import dataclass, field
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, resolve_digits
-from ..distributions.comb import (comb_pmf, msdlap_components, tail_constants, tail_error_bound, dominant,
+from ..distributions.comb import (msdlap_components, tail_constants, tail_error_bound, dominant,
                                   theorem18_components, _check)
+from ..distributions.comb_table import scaled_pmf_table
 
 __all__ = ["DiscreteTight", "tight_epsilon_comb", "tight_epsilon_msdlap", "tight_epsilon_theorem18",
-           "tail_limit", "EVERY_INTEGER_SHIFT"]
+           "tail_limit", "coupling_bound", "EVERY_INTEGER_SHIFT"]
 
 #: The shift reduction of a comb on the integers (this module, items 1-4).
 EVERY_INTEGER_SHIFT = (
@@ -84,7 +98,7 @@ class DiscreteTight:
     tail_shift: tuple
     Delta: int
     digits: int
-    method: str = "exact pmf (partial fractions) on a window + exact tail limit from the dominant poles"
+    method: str = "exact pmf (positive power series, ball arithmetic) on a window + exact tail limit from the dominant poles"
     profile: list = field(default=None, repr=False)
 
 
@@ -129,6 +143,69 @@ def _window(K, Delta, logp):
     return best, pair
 
 
+def coupling_bound(weights, rates, Delta):
+    r""":math:`U^* = \max_{0 < s \le \Delta} \min\{\sum_c a_c |n_c| : \sum_c w_c n_c = s\}` (item 5), exact, or ``None``.
+
+    Minimum-cost representations by a shortest-path relaxation over :math:`|s| \le \Delta + \max w_c` (a
+    restriction of the representations, so still an upper bound of the loss); exact in integers
+    when all rates are equal (cost :math:`a` times the number of steps), in fractions of the decimal
+    rates otherwise (``None`` if that is too large to do quickly).
+
+    >>> coupling_bound(*msdlap_components("2", 5), 5)        # every shift s <= m is one step of X_s
+    mpf('2.0')
+    >>> coupling_bound([2, 3], ["1", "1"], 1)               # 1 = 3 - 2: two steps
+    mpf('2.0')
+    """
+    from fractions import Fraction
+
+    import numpy as np
+
+    w, r = _check(weights, rates)
+    Delta = int(Delta)
+    B = Delta + max(w)
+    if len(set(r)) == 1:
+        INF = np.iinfo(np.int64).max // 4
+        cost = np.full(2 * B + 1, INF, dtype=np.int64)
+        cost[B] = 0
+        frontier = np.zeros(2 * B + 1, dtype=bool)
+        frontier[B] = True
+        steps = 0
+        while frontier.any():
+            steps += 1
+            nxt = np.zeros_like(frontier)
+            for wc in set(w):
+                nxt[wc:] |= frontier[:-wc]
+                nxt[:-wc] |= frontier[wc:]
+            nxt &= cost == INF
+            cost[nxt] = steps
+            frontier = nxt
+        top = cost[B + 1: B + Delta + 1].max()
+        if top >= INF:
+            return None
+        with mp.workdps(mp.dps + 10):
+            return +(int(top) * mp.mpf(r[0]))
+    if (2 * B + 1) * len(w) > 200_000:
+        return None
+    try:
+        a = [Fraction(x) for x in r]
+    except ValueError:
+        return None
+    cost = {0: Fraction(0)}
+    changed = True
+    while changed:
+        changed = False
+        for s in list(cost):
+            for wc, ac in zip(w, a):
+                for t in (s + wc, s - wc):
+                    if abs(t) <= B and (t not in cost or cost[s] + ac < cost[t]):
+                        cost[t] = cost[s] + ac
+                        changed = True
+    if any(s not in cost for s in range(1, Delta + 1)):
+        return None
+    top = max(cost[s] for s in range(1, Delta + 1))
+    return mp.mpf(top.numerator) / top.denominator
+
+
 def tight_epsilon_comb(weights, rates, Delta, *, digits=12, max_window=200_000):
     r"""Tight epsilon of :math:`\sum_c w_c \mathrm{DLap}(a_c)` at integer sensitivity ``Delta`` (module docstring).
 
@@ -145,8 +222,23 @@ def tight_epsilon_comb(weights, rates, Delta, *, digits=12, max_window=200_000):
     if not ok:
         raise ValueError(f"Delta must be an integer >= 1 for a noise on the integers, got {Delta!r}")
     Delta = int(mp.mpf(Delta))
+    c0, wst, _ = dominant(w, rt, digits=d)
+    n = Delta // wst
+    with mp.workdps(d + GUARD_DIGITS):
+        U = coupling_bound(w, rt, Delta)
+        if U is not None and n >= 1 and n * mp.mpf(rt[c0]) >= U - mp.mpf(10) ** (-(d + 5)):
+            # item 5 with s = n w*: l(r, n w*) = a* n for every r, so a* n <= L <= eps* <= U <= a* n
+            v = n * mp.mpf(rt[c0])
+            return DiscreteTight(epsilon=v, lower_bound=v, upper_bound=v, witness=mp.inf, attained=False,
+                                 tail_limit=v, window_max=-mp.inf, K=0, tail_shift=(0, n * wst), Delta=Delta,
+                                 digits=d, method="coupling bound = the tail limit of the shift n w* (no window)")
     L, rs = tail_limit(w, rt, Delta, digits=d)
     C = tail_constants(w, rt, digits=d + 5)
+    with mp.workdps(d + GUARD_DIGITS):
+        if U is not None and L >= U - mp.mpf(10) ** (-(d + 5)):  # item 5: eps* in [L, U], no window
+            return DiscreteTight(epsilon=L, lower_bound=L, upper_bound=max(L, U), witness=mp.inf, attained=False,
+                                 tail_limit=L, window_max=-mp.inf, K=0, tail_shift=rs, Delta=Delta, digits=d,
+                                 profile=C)
     with mp.workdps(d + GUARD_DIGITS):
         cmin = min(C)
         target = mp.mpf(10) ** (-(d + 5))
@@ -169,7 +261,9 @@ def tight_epsilon_comb(weights, rates, Delta, *, digits=12, max_window=200_000):
     if K > max_window:
         raise ValueError(f"the window K = {K} exceeds max_window = {max_window}")
     with mp.workdps(d + GUARD_DIGITS):
-        W, pair = _window(K, Delta, lambda j: mp.log(comb_pmf(j, w, rt, digits=d + 5)))
+        tab = scaled_pmf_table(K + Delta, w, rt, digits=d + 5)
+        lam = dominant(w, rt, digits=d + 5)[2]
+        W, pair = _window(K, Delta, lambda j: mp.log(tab[j]) - lam * j)
         lower = max(W, L)
         upper = max(W, L + eta_K)
         # attained: the window beats the tail limit by more than the working precision

@@ -1,0 +1,98 @@
+"""The fast paths of the comb engine against the old (independent) ones (issue 23, speed).
+
+* ``scaled_pmf_table`` (positive power series in ball arithmetic) against the partial fractions
+  (``comb_pmf``) and the direct convolution (``pmf_by_convolution``) at 30 digits;
+* the dominant-group tail constants (O(m^2)) against the full pole expansion (``_Poles``);
+* the coupling bound (tight_discrete item 5) against the window computation, and a broken variant;
+* ``LatticeLaw.use_table`` / ``fill_cells`` (recurrences) against the direct cells.
+"""
+
+import pytest
+from mpmath import mp
+
+from arete_proofs.distributions import comb
+from arete_proofs.distributions.comb_table import pmf_table, scaled_pmf_table
+from arete_proofs.distributions.lattice import LatticeLaw
+from arete_proofs.privacy import tight_discrete as td
+
+COMBS = [comb.msdlap_components("1.5", 5), comb.msdlap_components("2", 8), ((2, 4, 1), ("3", "3", "0.5")),
+         ((1, 3), ("0.7", "4")), comb.theorem18_components("4.5", 6, 2)]
+
+
+@pytest.mark.parametrize("w,r", COMBS)
+def test_table_against_partial_fractions(w, r):
+    t = pmf_table(120, w, r, digits=30)
+    with mp.workdps(40):
+        for k in (0, 1, 2, 3, 7, 31, 64, 119, 120):
+            assert abs(t[k] / comb.comb_pmf(k, w, r, digits=35) - 1) < mp.mpf(10) ** -29, k
+
+
+@pytest.mark.parametrize("w,r", COMBS[:3])
+def test_table_against_convolution(w, r):
+    ks = list(range(0, 25))
+    ref = comb.pmf_by_convolution(ks, w, r, digits=30)
+    t = pmf_table(24, w, r, digits=30)
+    with mp.workdps(40):
+        assert max(abs(x - y) for x, y in zip(t, ref)) < mp.mpf(10) ** -30
+
+
+def test_table_scaled_tends_to_tail_constants():
+    w, r = comb.msdlap_components("2", 4)
+    C = comb.tail_constants(w, r, digits=25)
+    t = scaled_pmf_table(400, w, r, digits=25)
+    with mp.workdps(30):
+        for k in (396, 397, 398, 399):   # p_k e^{lambda k} -> C_{k mod 4}, from below
+            assert 0 <= C[k % 4] - t[k] < mp.mpf(10) ** -20
+
+
+@pytest.mark.parametrize("w,r", COMBS[:2] + [comb.msdlap_components("3", 12), ((3, 1), ("2", "3"))])
+def test_dominant_constants_against_full_poles(w, r):
+    C = comb.tail_constants(w, r, digits=30)
+    P = comb._poles(w, r, 60)
+    old = P.B[P.order[0]]
+    with mp.workdps(40):
+        assert max(abs(x / y - 1) for x, y in zip(C, old)) < mp.mpf(10) ** -30
+
+
+def test_double_poles_still_refused_by_tail_constants():
+    with pytest.raises(ValueError, match="distinct"):
+        comb.tail_constants([1, 2], ["1", "2"], digits=10)
+
+
+def test_coupling_bound_against_window():
+    # MSDLap(2, 4) at Delta = 4: the shortcut (no window) and the window computation agree (= a, Theorem 16)
+    short = td.tight_epsilon_msdlap("2", 4, 4, digits=15)
+    assert short.K == 0 and abs(short.epsilon - 2) < 1e-15
+    orig = td.coupling_bound
+    try:
+        td.coupling_bound = lambda *a, **k: None
+        full = td.tight_epsilon_msdlap("2", 4, 4, digits=15)
+    finally:
+        td.coupling_bound = orig
+    assert full.K > 0 and abs(full.epsilon - short.epsilon) < 1e-14
+
+
+def test_coupling_bound_is_an_upper_bound_and_a_broken_one_is_caught():
+    w, r = [2, 3], ["1", "2"]
+    e = td.tight_epsilon_comb(w, r, 1, digits=12).epsilon   # 2.68764977893555, attained in the window
+    U = td.coupling_bound(w, r, 1)
+    assert U == 3 and e <= U
+    # broken: one step of the costlier component for s = 1 (forgetting that 1 = 3 - 2 needs two steps)
+    broken = max(mp.mpf(x) for x in r)
+    assert e > broken                                         # the exact loss exceeds it: caught
+
+
+def test_lattice_table_and_cells_against_direct():
+    w, r = comb.msdlap_components("3", 4)
+    z = LatticeLaw(r, w, "0.25", kernel="laplace", scale="0.125", digits=20)
+    direct = {k: z.cell(k) for k in (-3, 0, 5, 40)}
+    pk = {k: z.p(k) for k in (0, 3, 17, 60)}
+    z2 = LatticeLaw(r, w, "0.25", kernel="laplace", scale="0.125", digits=20)
+    z2.use_table(200)
+    z2.fill_cells(-5, 100)
+    with mp.workdps(30):
+        for k, v in pk.items():
+            assert abs(z2.p(k) / v - 1) < mp.mpf(10) ** -25
+        for k, (SL, SR) in direct.items():
+            SL2, SR2 = z2.cell(k)
+            assert abs(SL2 / SL - 1) < mp.mpf(10) ** -25 and abs(SR2 / SR - 1) < mp.mpf(10) ** -25
