@@ -67,7 +67,7 @@ MAX_TABLE_ERROR = 1e-8
 LARGE_M = 60
 
 #: default lattice sizes m searched at a target eps (rounded to an integer eps; else the nearest)
-M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (40, 55, 70), 12: (50, 65, 80)}
+M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (70, 90, 110), 12: (50, 65, 80)}
 
 
 @functools.lru_cache(maxsize=64)

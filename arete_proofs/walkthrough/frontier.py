@@ -121,9 +121,9 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs"):
         from ..privacy import optimize_lattice, optimizer
 
         problem = optimize_lattice.LatticeGaussProblem(float(eps), confirm_digits=digits, objective=objective)
-        if min(problem.m_choices) > EXACT_M_MAX:  # the exact engine's window is O(m^2/a) points: too slow here
-            point = optimizer.search(problem)
-            p = point.params
+        point = optimizer.search(problem)
+        p = point.params
+        if p["m"] > EXACT_M_MAX:  # the exact engine's window is O(m^2/a) points: too slow here
             return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
                     "mean_abs": repr(optimize_lattice.mean_abs(p["a"], p["m"], p["sigma"], p["h"])),
                     "variance": repr(optimize_lattice.variance(p["a"], p["m"], p["sigma"], p["h"])),
@@ -131,9 +131,10 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs"):
                     "scan": [[m, a, v] for m, a, v in problem.scan], "evaluations": point.evaluations,
                     "how": f"privacy.optimize_lattice float64 search only (m > {EXACT_M_MAX}: the exact engine "
                            "was not run; E|Z| float64)", "seconds": round(time.perf_counter() - t0, 1)}
-        problem = optimize_lattice.LatticeGaussProblem(
-            float(eps), confirm_digits=digits, objective=objective,
-            m_choices=[c for c in problem.m_choices if c <= EXACT_M_MAX])
+        scan = problem.scan                    # the best m is small: search again there and confirm exactly
+        problem = optimize_lattice.LatticeGaussProblem(float(eps), confirm_digits=digits, objective=objective,
+                                                       m=p["m"])
+        problem.scan = scan
         o = optimizer.optimize(problem, 1, digits=digits)
         p = o.params
         return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
