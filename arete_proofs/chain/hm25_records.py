@@ -148,7 +148,17 @@ _T21_EPS = (eps <= 6,)
 #: eps = 3 ln 2 (where m jumps from 2 to 3); the limit is 2e/3 + 1/2 = 2.3122 (symbolic check hm25-theorem-21/variance).
 C21 = 10
 
-RECORDS += [
+def _canonical(records):
+    """Each side as the variant parser builds it from its ``str()`` (same value; so a printed bound parses back)."""
+    from .expressions import parse_expression
+
+    for r in records:
+        r["bounds"] = tuple(dict(b, lhs=parse_expression(str(b["lhs"])), rhs=parse_expression(str(b["rhs"])))
+                            for b in r["bounds"])
+    return records
+
+
+RECORDS += _canonical([
     dict(
         id="hm25-theorem-16", number="Theorem 16 (HM25)", section="MSDLap (reconstructed)", paper=PAPER,
         title="MSDLap(eps, Delta) is eps-DP at integer sensitivity Delta",
@@ -256,7 +266,7 @@ RECORDS += [
         symbolic=("hm25-theorem-21/variance",),
         grid=hm25_grids.variance_theorem_21,
     ),
-]
+])
 
 #: The record ids, in the paper's order.
 IDS = tuple(r["id"] for r in RECORDS)

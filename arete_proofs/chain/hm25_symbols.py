@@ -29,7 +29,8 @@ function                            meaning (engine)
 ==================================  ==============================================================
 
 The engines are refused (``ValueError``, so a grid point or a search evaluation fails
-cleanly) beyond :data:`MAX_SCALES` scales: the combs' cost grows with :math:`m`.
+cleanly) beyond :data:`MAX_SCALES` scales (:data:`MAX_LATTICE_SCALES` for Theorem 21's lattice) and
+a window of :data:`MAX_WINDOW` points: the combs' cost grows with both.
 
 >>> from mpmath import mp
 >>> from arete_proofs.chain.symbols import numeric, working_digits
@@ -49,7 +50,8 @@ from .gdl_symbols import a_GDL, beta
 from .symbols import Delta, _memo, _PaperFunction, eps
 
 __all__ = ["m", "r_18", "tight_eps_MS", "window_max_MS", "tight_eps_T18", "tight_eps_LL", "var_MS", "m2_MS",
-           "var_GDL", "m2_GDL", "var_LL", "S2", "M21", "VAR21", "T21_ARGS", "MAX_SCALES", "NAMES"]
+           "var_GDL", "m2_GDL", "var_LL", "S2", "M21", "VAR21", "T21_ARGS", "MAX_SCALES", "MAX_LATTICE_SCALES",
+           "MAX_WINDOW", "MAX_DELTA_18", "NAMES"]
 
 m = sp.Symbol("m", real=True)
 r_18 = sp.Symbol("r_18", real=True)
@@ -57,6 +59,12 @@ _S._SYMBOL_NAMES.update({m: "m", r_18: "r"})
 
 #: The largest number of scales (comb components) the engines are called with here.
 MAX_SCALES = 60
+#: The largest number of lattice scales of Theorem 21's noise evaluated here (m = 29 at eps = 10 takes a minute).
+MAX_LATTICE_SCALES = 30
+#: The largest window of the discrete engines here (a slowly decaying tail needs more: refused, not waited for).
+MAX_WINDOW = 10_000
+#: The largest Delta of Theorem 18's noise evaluated here (its poles number about Delta floor(Delta/r)/2).
+MAX_DELTA_18 = 100
 
 
 class tight_eps_MS(_PaperFunction):
@@ -224,30 +232,31 @@ def _tight_ms(a, mm, D, digits):
     from ..privacy import tight_discrete
 
     return tight_discrete.tight_epsilon_msdlap(_str(a), _int(mm, "m", hi=MAX_SCALES), _int(D, "Delta"),
-                                               digits=digits).epsilon
+                                               digits=digits, max_window=MAX_WINDOW).epsilon
 
 
 def _window_ms(a, mm, D, digits):
     from ..privacy import tight_discrete
 
-    r = tight_discrete.tight_epsilon_msdlap(_str(a), _int(mm, "m", hi=MAX_SCALES), _int(D, "Delta"), digits=digits)
+    r = tight_discrete.tight_epsilon_msdlap(_str(a), _int(mm, "m", hi=MAX_SCALES), _int(D, "Delta"), digits=digits,
+                                            max_window=MAX_WINDOW)
     return r.window_max
 
 
 def _tight_18(e, D, r, digits):
     from ..privacy import tight_discrete
 
-    D = _int(D, "Delta")
+    D = _int(D, "Delta", hi=MAX_DELTA_18)
     r = _int(r, "r", hi=D)
     if D // r > MAX_SCALES:
         raise ValueError(f"floor(Delta/r) = {D // r} exceeds {MAX_SCALES}")
-    return tight_discrete.tight_epsilon_theorem18(_str(e), D, r, digits=digits).epsilon
+    return tight_discrete.tight_epsilon_theorem18(_str(e), D, r, digits=digits, max_window=MAX_WINDOW).epsilon
 
 
 def _tight_ll(a, mm, b, h, D, digits):
     from ..privacy import tight_lattice
 
-    return tight_lattice.tight_epsilon_lattice_laplace(_str(a), _int(mm, "m", hi=MAX_SCALES), _str(b), _str(h),
+    return tight_lattice.tight_epsilon_lattice_laplace(_str(a), _int(mm, "m", hi=MAX_LATTICE_SCALES), _str(b), _str(h),
                                                        _str(D), digits=digits).epsilon
 
 
@@ -271,6 +280,8 @@ def _m2_ms(a, mm, digits):
         while True:
             total += 2 * k * k * comb.comb_pmf(k, w, r, digits=digits + 10)
             k += 1
+            if k > MAX_WINDOW:
+                raise ValueError(f"the second moment needs more than {MAX_WINDOW} terms at these parameters")
             if k > 10 and 2 * cmax * (k * k + 2 * k + 2) * x ** k / (1 - x) ** 3 < tol * total:
                 return total
 
@@ -293,8 +304,8 @@ def _m2_gdl(b, a, digits):
             if prev is not None and abs(total - prev) < mp.mpf(10) ** (-digits - 10) * total:
                 return total
             prev, K = total, 2 * K
-            if K > 10**6:
-                raise ValueError("GDL's second moment needs more than 10^6 terms at these parameters")
+            if K > MAX_WINDOW:
+                raise ValueError(f"GDL's second moment needs more than {MAX_WINDOW} terms at these parameters")
 
 
 def _var_ll(a, mm, b, h, digits):

@@ -59,6 +59,8 @@ Checks (ids as in the registry's ``symbolic`` fields):
 ``lemma-3-variance/algebra``    Lemma 3 with rates, Var Z: (8) at theta = Delta
 ``hm25-theorem-13/pmf-ratio``   HM25 Theorem 13: L = ln p(0)/p(Delta); beta = 1 gives a Delta
 ``hm25-theorem-15/algebra``     HM25 Theorem 15: Corollary 14 gives eps; beta < 1; Var bound
+``hm25-variance/algebra``       HM25 variances: DLap, MSDLap S2(m), GDL; e^a Var's limit
+``hm25-theorem-21/variance``    HM25 Theorem 21: the variance's parts and its limit 2e/3 + 1/2
 ==============================  ================================================
 
 The modules, by concern (everything listed in ``__all__`` is re-exported here):
@@ -75,6 +77,7 @@ The modules, by concern (everything listed in ``__all__`` is re-exported here):
 * ``staircase`` -- Lemma 27's normalisation;
 * ``rates`` -- Lemma 3 with rates (the algebra replacing Lemma 19's (8)-(10), ball certificate);
 * ``hm25`` -- the 2025 paper's GDL algebra (Theorems 13 and 15, Harrison & Manurangsi);
+* ``hm25_variance`` -- its variance formulas (GDL, MSDLap, Theorem 21's limit);
 * ``table`` -- ``CHECKS`` and :func:`run`.
 
 >>> import sympy as sp
