@@ -103,6 +103,9 @@ _PAPER = {f.__name__: f for f in (S.f_Gamma, S.f_L, S.f_GG, S.f_A, S.f_SC, S.c_D
                                   S.shifted_conv, S.mean_abs_A, S.var_A_cf, S.tight_eps_A)}
 #: The 2025 paper's (Harrison & Manurangsi): GDL (gdl_symbols) and MSDLap, Theorems 18, 21 (hm25_symbols).
 _PAPER.update({n: f for n, f in {**G.NAMES, **H.NAMES}.items() if isinstance(f, type)})
+#: ... and the non-elementary functions of its expressions, grouped with them (refused in a hypothesis): Theorem
+#: 21's m = ceiling(exp(eps/3)) and Gauss's 2F1 as sympy prints it, hyper((a, b), (c,), z) (tuples only there).
+_PAPER.update({"ceiling": sp.ceiling, "hyper": sp.hyper})
 
 #: The functions an expression may call (the paper's, those ``str()`` prints in the registry's
 #: bounds -- exp, log, gamma, Abs, Min -- and a few elementary ones, each evaluable by mpmath).
@@ -112,9 +115,7 @@ FUNCTIONS = {
     "Abs": sp.Abs, "Min": sp.Min, "Max": sp.Max, "besselk": sp.besselk,
     "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "asinh": sp.asinh, "acosh": sp.acosh,
     "atanh": sp.atanh, "erf": sp.erf, "erfc": sp.erfc,
-    # the 2025 paper's: integer parts (Theorem 21's m = ceiling(exp(eps/3)), Delta = floor(Delta)) and
-    # Gauss's 2F1 as sympy prints it, hyper((a, b), (c,), z): tuples only there (_Parser.hyper)
-    "ceiling": sp.ceiling, "floor": sp.floor, "hyper": sp.hyper,
+    "floor": sp.floor,            # the 2025 paper's integer hypotheses Eq(Delta, floor(Delta))
 }
 
 #: Named constants.
@@ -355,9 +356,15 @@ class _Parser:
         return sp.Rational(mantissa * 10**k) if k >= 0 else sp.Rational(mantissa, 10**-k)
 
     def unknown(self, node, name):
+        funcs, shown = sorted(FUNCTIONS, key=str.lower), []
+        for f in funcs:                                      # one line of at most ~450 characters
+            if sum(len(x) + 2 for x in shown) + len(f) > 200:
+                shown.append(f"... ({len(funcs) - len(shown)} more: arete_proofs.chain.expressions.FUNCTIONS)")
+                break
+            shown.append(f)
         return self.error(f"unknown name {name!r} at column {self.column(node)}; names: "
                           f"{', '.join(sorted({**SYMBOLS, **CONSTANTS}, key=str.lower))}; functions: "
-                          f"{', '.join(sorted(FUNCTIONS, key=str.lower))}")
+                          f"{', '.join(shown)}")
 
     def plain_call(self, node, nargs=None):
         for kw in node.keywords:
