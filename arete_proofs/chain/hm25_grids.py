@@ -28,14 +28,22 @@ R = sp.Rational
 
 
 def theorem_16(level):
-    """Theorem 16: MSDLap(eps, Delta) at integer Delta from 1 to 5 (fine: 8), eps from 1/2 to 4."""
+    """Theorem 16: MSDLap(eps, Delta) at integer Delta from 1 to 5 (fine: 8), eps from 1/2 to 4.
+
+    >>> sorted({int(p[Delta]) for p in theorem_16("default")})
+    [1, 2, 3, 5]
+    """
     Ds = _level(level, [2, 3], [1, 2, 3, 5], [1, 2, 3, 4, 5, 8])
     Es = _level(level, [2], [R(1, 2), 1, 3], [R(1, 2), 1, 2, 3, 4])
     return [{eps: e, Delta: D} for D in Ds for e in Es]
 
 
 def theorem_18(level):
-    """Theorem 18: eps in {5/2, 7/2, 11/2} (not integers), integer Delta to 10, r in {1, 2, ceil(Delta e^{-eps/3}), Delta}."""
+    """Theorem 18: eps in {5/2, 7/2, 11/2} (not integers), integer Delta to 10, r in {1, 2, ceil(Delta e^{-eps/3}), Delta}.
+
+    >>> len(theorem_18("default"))
+    29
+    """
     from .hm25_symbols import r_18
 
     Es = _level(level, [R(7, 2)], [R(5, 2), R(7, 2), R(11, 2)], [R(21, 10), R(5, 2), R(7, 2), R(11, 2), R(15, 2)])
@@ -49,14 +57,22 @@ def theorem_18(level):
 
 
 def theorem_21(level):
-    """Theorem 21: eps from 2 to 6 (privacy; the lattice has ceil(e^{eps/3}) <= 8 scales) and to 40 (variance order), Delta in {1, 7/3}."""
+    """Theorem 21: eps from 2 to 6 (privacy; the lattice has ceil(e^{eps/3}) <= 8 scales) and to 40 (variance order), Delta in {1, 7/3}.
+
+    >>> max(p[eps] for p in theorem_21("default"))
+    40
+    """
     Es = _level(level, [2, 20], [2, R(5, 2), 3, 4, 10, 20, 40], [2, R(21, 10), R(5, 2), 3, 4, 5, 6, 10, 20, 40])
     pts = [{eps: e, Delta: 1} for e in Es]
     return pts + [{eps: e, Delta: R(7, 3)} for e in _level(level, [], [2, 20], [2, 3, 20])]
 
 
 def variance_gdl(level):
-    """GDL's variance: beta from 3/10 to 5/2, a from 1/2 to 2."""
+    """GDL's variance (Section GDL of the notes): beta from 3/10 to 5/2, a from 1/2 to 2.
+
+    >>> len(variance_gdl("default"))
+    6
+    """
     from .gdl_symbols import a_GDL, beta
 
     Bs = _level(level, [R(1, 2)], [R(3, 10), 1, R(5, 2)], [R(1, 20), R(3, 10), 1, R(5, 2), 10])
@@ -65,7 +81,11 @@ def variance_gdl(level):
 
 
 def variance_msdlap(level):
-    """MSDLap's variance: a in {1, 3}, integer m in {1, 2, 4} (fine: to 6)."""
+    """MSDLap's variance (Theorem 16): a in {1, 3}, integer m in {1, 2, 4} (fine: to 6).
+
+    >>> len(variance_msdlap("default"))
+    6
+    """
     from .gdl_symbols import a_GDL
     from .hm25_symbols import m
 
@@ -75,7 +95,11 @@ def variance_msdlap(level):
 
 
 def variance_theorem_21(level):
-    """Theorem 21's variance: eps in {2, 3, 5} (fine: 7), Delta in {1, 1/3}."""
+    """Theorem 21's variance: eps in {2, 3, 5} (fine: 7), Delta in {1, 1/3}.
+
+    >>> len(variance_theorem_21("default"))
+    6
+    """
     Es = _level(level, [3], [2, 3, 5], [2, 3, 5, 7])
     Ds = _level(level, [1], [1, R(1, 3)], [1, R(1, 3), 10])
     return [{eps: e, Delta: D} for e in Es for D in Ds]

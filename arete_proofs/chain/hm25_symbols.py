@@ -84,13 +84,13 @@ class tight_eps_MS(_PaperFunction):
 
 
 class window_max_MS(_PaperFunction):
-    r"""The window maximum :math:`W` of MSDLap(a, m)'s loss, args ``(a, m, Delta)`` (Theorem 16: :math:`W < a`, the tail limit).
+    r"""The window maximum :math:`W` of MSDLap(a, m)'s loss, args ``(a, m, Delta)`` (Theorem 16: :math:`W \le a`, the tail limit).
 
     >>> from mpmath import mp
     >>> from arete_proofs.chain.symbols import numeric, working_digits
     >>> g = numeric([a_GDL], window_max_MS(a_GDL, 3, 3))
     >>> with working_digits(15):
-    ...     g(mp.mpf(2)) < 2                                # never attained on the window
+    ...     g(mp.mpf(2)) <= 2                               # never above the tail limit a
     True
     """
 
@@ -164,7 +164,7 @@ class m2_MS(_PaperFunction):
 
 
 class var_GDL(_PaperFunction):
-    r"""GDL's variance by the engine, args ``(beta, a)``.
+    r"""GDL's variance :math:`\beta/(\cosh a - 1)` by the engine, args ``(beta, a)``.
 
     >>> from mpmath import mp
     >>> from arete_proofs.chain.symbols import numeric, working_digits
@@ -200,7 +200,7 @@ class var_LL(_PaperFunction):
 
     >>> from mpmath import mp
     >>> from arete_proofs.chain.symbols import numeric, working_digits
-    >>> g = numeric([a_GDL], var_LL(a_GDL, 1, 1, 1) - 1 / (sp.cosh(a_GDL) - 1) - 2)   # h DLap(a) + Laplace(1)
+    >>> g = numeric([a_GDL], var_LL(a_GDL, 1, sp.Rational(1, 4), 1) - 1 / (sp.cosh(a_GDL) - 1) - sp.Rational(1, 8))
     >>> with working_digits(20):
     ...     abs(g(mp.mpf(2))) < 1e-18
     True
@@ -328,7 +328,11 @@ _S._NAMESPACE.update({
 
 
 def S2(x):
-    r""":math:`S_2(x) = x(x+1)(2x+1)/6 = \sum_{i \le x} i^2` (the variance's sum of squared scales)."""
+    r""":math:`S_2(x) = x(x+1)(2x+1)/6 = \sum_{i \le x} i^2` (the variance's sum of squared scales, Theorem 16).
+
+    >>> S2(sp.Integer(3))
+    14
+    """
     return x * (x + 1) * (2 * x + 1) / 6
 
 
