@@ -144,8 +144,9 @@ RECORDS = [
 _INT_M = (m >= 1, sp.Eq(m, sp.floor(m)))
 _VAR_DLAP = 1 / (sp.cosh(a_GDL) - 1)
 _T21_EPS = (eps <= 6,)
-#: Theorem 21's variance order, with the constant found here (not the paper's): sup over eps >= 2 is 9.916 at
-#: eps = 3 ln 2 (where m jumps from 2 to 3); the limit is 2e/3 + 1/2 = 2.3122 (symbolic check hm25-theorem-21/variance).
+#: The constant of Theorem 21's variance order Var <= C21 Delta^2 e^{-2eps/3}, found here and not the paper's.
+#: The ratio's sup over eps >= 2 is 9.916 just below eps = 3 ln 2 (where m jumps from 2 to 3), its limit
+#: 2e/3 + 1/2 = 2.3122 (symbolic check hm25-theorem-21/variance).
 C21 = 10
 
 def _canonical(records):
@@ -231,7 +232,7 @@ RECORDS += _canonical([
                text="2 Var NB(beta, 1 - e^-a) = 2 beta e^-a/(1 - e^-a)^2 = beta/(cosh a - 1)"),
         ),
         uses=("hm25-gdl-sum",),
-        symbolic=("hm25-variance/algebra",),
+        symbolic=("hm25-variance-msdlap/algebra",),
         grid=hm25_grids.variance_gdl,
     ),
     dict(
@@ -247,7 +248,7 @@ RECORDS += _canonical([
             _b("limit-from-above", 2 * S2(m), sp.exp(a_GDL) * S2(m) * _VAR_DLAP,
                text="m(m+1)(2m+1)/3 <= e^a Var (e^a/(cosh a - 1) = 2/(1 - e^-a)^2 > 2)"),
         ),
-        symbolic=("hm25-variance/algebra",),
+        symbolic=("hm25-variance-msdlap/algebra",),
         grid=hm25_grids.variance_msdlap,
     ),
     dict(

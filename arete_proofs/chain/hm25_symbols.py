@@ -61,7 +61,7 @@ _S._SYMBOL_NAMES.update({m: "m", r_18: "r"})
 MAX_SCALES = 60
 #: The largest number of lattice scales of Theorem 21's noise evaluated here (m = 29 at eps = 10 takes a minute).
 MAX_LATTICE_SCALES = 30
-#: The largest window of the discrete engines here (a slowly decaying tail needs more: refused, not waited for).
+#: The largest window of the discrete engines here; a slowly decaying tail needs more and is refused, not waited for.
 MAX_WINDOW = 10_000
 #: The largest Delta of Theorem 18's noise evaluated here (its poles number about Delta floor(Delta/r)/2).
 MAX_DELTA_18 = 100
@@ -338,7 +338,7 @@ def S2(x):
 
 #: Theorem 21's number of scales m = ceil(e^{eps/3}).
 M21 = sp.ceiling(sp.exp(eps / 3))
-#: Theorem 21's noise as the arguments (a, m, b, h) of tight_eps_LL / var_LL: (eps - 1, m, Delta/(2m), Delta/m).
+#: Theorem 21's noise as the arguments a, m, b, h of tight_eps_LL and var_LL, namely eps - 1, m, Delta/(2m), Delta/m.
 T21_ARGS = (eps - 1, M21, Delta / (2 * M21), Delta / M21)
 #: Theorem 21's variance formula (Delta/m)^2 [S2(m)/(cosh(eps - 1) - 1) + 1/2].
 VAR21 = (Delta / M21) ** 2 * (S2(M21) / (sp.cosh(eps - 1) - 1) + sp.Rational(1, 2))

@@ -31,7 +31,7 @@ from ._common import Observation
 __all__ = ["MSDLAP_CHECKS", "check_hm25_theorem_16_tail", "check_hm25_theorem_18_room",
            "check_hm25_theorem_21_budget", "THEOREM_21_EPS"]
 
-#: The eps of Theorem 21's budget observation (eps = 10 has 29 scales: about a minute).
+#: The eps of Theorem 21's budget observation (eps = 10 has 29 scales and takes about a minute).
 THEOREM_21_EPS = (2, 4, 6)
 
 

@@ -1,9 +1,9 @@
-r"""Symbolic checks of the 2025 paper's variance formulas (``hm25-variance/algebra``, ``hm25-theorem-21/variance``).
+r"""Symbolic checks of the 2025 paper's variance formulas (``hm25-variance-msdlap/algebra``, ``hm25-theorem-21/variance``).
 
 Harrison and Manurangsi (FORC 2025, reconstructed).  The formulas are the registry's
 (:mod:`arete_proofs.chain.hm25_records`, :mod:`arete_proofs.chain.hm25_symbols`):
 
-* ``hm25-variance/algebra`` -- DLap(a): :math:`\sum_{k\in\mathbb Z} k^2 \tanh(a/2) e^{-a|k|} =
+* ``hm25-variance-msdlap/algebra`` -- DLap(a): :math:`\sum_{k\in\mathbb Z} k^2 \tanh(a/2) e^{-a|k|} =
   2\tanh(a/2)\,x(1+x)/(1-x)^3 = 1/(\cosh a - 1)`, :math:`x = e^{-a}` (the series from
   :math:`(x\,d/dx)^2 (1-x)^{-1}`); :math:`\sum_{i \le m} i^2 = S_2(m)` (MSDLap: the scales add
   :math:`i^2 \operatorname{Var} X_i`); GDL: twice NB's :math:`\beta q/(1-q)^2` is :math:`\beta/(\cosh a - 1)`;

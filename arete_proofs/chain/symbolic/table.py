@@ -49,7 +49,7 @@ _CHECK_LIST = [
                   theorem_13_check),
     SymbolicCheck("hm25-theorem-15/algebra", "HM25 Theorem 15: Corollary 14 gives eps; eps > 2 + ln Delta iff beta < 1; "
                   "Var <= (e^2/2) Delta^3 e^-eps", theorem_15_check),
-    SymbolicCheck("hm25-variance/algebra", "HM25 variances: DLap 1/(cosh a - 1), MSDLap S2(m)/(cosh a - 1), GDL "
+    SymbolicCheck("hm25-variance-msdlap/algebra", "HM25 variances: DLap 1/(cosh a - 1), MSDLap S2(m)/(cosh a - 1), GDL "
                   "beta/(cosh a - 1); e^a/(cosh a - 1) = 2/(1 - e^-a)^2", hm25_variances_check),
     SymbolicCheck("hm25-theorem-21/variance", "HM25 Theorem 21: h^2 Var M + 2 b^2 is the formula; its limit is "
                   "2e/3 + 1/2", theorem_21_variance_check),
