@@ -68,7 +68,7 @@ class LatticeNoise(Noise):
     scale_name = ""
     infinitely_divisible = True
     symmetric_unimodal = False
-    supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares", "scipy"})
+    supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares", "scipy", "account"})
 
     def _key(self, digits):
         from .._validation import resolve_digits
