@@ -46,7 +46,9 @@ __all__ = ["GDLSource", "transformed_gdl", "transformed_gdl_parameters"]
 
 
 class GDLSource:
-    r"""GDL(beta, a) as the integer law of a :class:`arete_proofs.distributions.lattice.LatticeLaw` (module docstring).
+    r""":math:`\mathrm{GDL}(\beta, a)` (Harrison and Manurangsi 2025, Section 4) as the integer law of a
+    :class:`arete_proofs.distributions.lattice.LatticeLaw`: pmf, table, survival function, variance, the bound
+    :math:`p_k \le C e^{-\lambda|k|}` and the limit profile (module docstring).
 
     >>> s = GDLSource("2", "1")
     >>> C, lam = s.bound(20)
