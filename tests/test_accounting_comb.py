@@ -149,6 +149,9 @@ def test_cli_account_lattice(capsys):
     ref, _ = al.lattice_hockey_stick(make("lattice_laplace", **LAP), 1, 2, shifts=[float(doc["worst_shift"])], digits=8)
     assert mp.almosteq(mp.mpf(doc["delta"]), ref, 1e-7) and doc["certified"] is False
     assert float(doc["delta_upper"]) >= float(doc["delta"]) > 0.03       # delta_{3/4}(2) = 0.0355 (module docstring)
+    pytest.importorskip("dp_accounting")
+    assert main([*argv[:-3], "--compose", "2", "--discretization", "1e-3"]) == 0
+    assert "not certified" in capsys.readouterr().out
     assert main(["account", "--noise", "lattice_laplace", "--a", "2", "--m", "1", "--b", "-1", "--h", "1",
                  "--epsilon", "2"]) == 2
     assert main(["account", "--noise", "lattice_laplace", "--a", "2", "--m", "1", "--b", "0.25", "--h", "1",

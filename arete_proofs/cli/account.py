@@ -224,6 +224,11 @@ def _account(args, noise, sensitivity, doc, accounting):
             lines = [f"epsilon <= {doc['epsilon']}  (upper bound: pessimistic PLD, discretization {h:g}, "
                      f"{args.compose}-fold composition)"]
         doc.update(method="pld", discretization=h)
+        if getattr(noise, "kernel", None) in ("laplace", "gauss"):
+            note = ("lattice law: the PLD's curve is the max over a grid of real shifts with the continuity "
+                    "allowance, from float64 quadrature (numerical, not certified)")
+            doc.update(certified=False, note=note)
+            lines.append(note)
     return lines
 
 
@@ -242,7 +247,8 @@ def _account_lattice(args, noise, sensitivity, doc):
             lines = [f"delta {doc['delta']}  (worst shift s = {r.shift:.6g} of a grid of {r.n_shifts + 1} shifts "
                      f"in [0, {sensitivity}], exact-density quadrature there)",
                      f"delta <= {doc['delta_upper']}  (every real shift |s| <= {sensitivity}: the grid plus the "
-                     f"continuity allowance {r.allowance:.3g}; numerical, not certified)"]
+                     f"continuity allowance {r.allowance:.3g} "
+                     f"{'in epsilon' if noise.kernel == 'laplace' else 'added to delta'}; numerical, not certified)"]
     else:
         value = al.lattice_epsilon_for_delta(noise, sensitivity, args.delta)
         doc.update(epsilon=format_bound(value, 6, upward=True), delta=args.delta)
