@@ -132,6 +132,8 @@ def test_lattice_epsilon_for_delta_inverts_the_upper_curve():
         al.lattice_account(z, 1, -1)
     with pytest.raises(ValueError, match="n_shifts"):
         al.lattice_account(z, 1, 1, n_shifts=0)
+    with pytest.raises(ValueError, match="MSDLap lattice"):    # the transformed GDL has no accounting yet
+        accounting.hockey_stick(make("transformed_gdl", beta=2, a="0.5", b="0.125", h="0.25"), 1, 1)
 
 
 def test_cli_account_lattice(capsys):

@@ -104,8 +104,9 @@ class LatticeLaw:
         with mp.workdps(self.dps):
             self.Cmax = max(self.C)
             if kernel == "laplace" and not (self.h / self.s > rate):
-                raise ValueError("lattice_laplace needs h/b > lambda (the least a_c/w_c): otherwise the "
-                                 "Laplace tail dominates and the law is not a comb in its tail")
+                raise ValueError("h/b must exceed the integer law's decay rate per lattice index (a comb: the least "
+                                 "a_c/w_c; GDL: a): otherwise the Laplace tail dominates and the law is not a comb "
+                                 "in its tail")
         self._p = {}
         self._cells = {}
         self._norm = {}  # k -> (A_k, B_k) = (S^L_k e^{-hk/b}, S^R_k e^{hk/b}) from fill_cells

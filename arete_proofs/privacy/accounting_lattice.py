@@ -348,8 +348,9 @@ def float_mixture(t, a, m, s, h, kernel, what):
 
 def _lattice_parts(noise):
     kernel = getattr(noise, "kernel", None)
-    if kernel not in ("laplace", "gauss"):
-        raise ValueError(f"accounting_lattice: noise {getattr(noise, 'name', noise)!r} is not a lattice law")
+    if kernel not in ("laplace", "gauss") or getattr(noise, "name", None) not in ("lattice_laplace", "lattice_gauss"):
+        raise ValueError(f"accounting_lattice: noise {getattr(noise, 'name', noise)!r} is not an MSDLap lattice law "
+                         "(lattice_laplace, lattice_gauss)")
     a, m, s, h = noise._floats()
     return kernel, a, int(m), s, h
 
