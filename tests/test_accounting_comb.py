@@ -117,7 +117,7 @@ def test_lattice_account_against_a_fine_quadrature_scan():
     assert abs(r.grid_delta - float(r.delta)) < 1e-3 * float(r.delta)
     plus, _ = al.lattice_hockey_stick(z, 1, 2, shifts=[1], digits=8)
     assert plus < 0.5 * r.delta                       # +Delta only: understated (delta_1(2) = 0 here)
-    assert al.lattice_account(z, 1, 4, digits=8).delta == 0      # above the tight epsilon 3
+    assert al.lattice_account(z, 1, 4, digits=8).delta == 0      # above the tight epsilon 2.3805
     assert accounting.hockey_stick(z, 1, 2, digits=8) == al.lattice_account(z, 1, 2, digits=8).delta   # dispatch
 
 

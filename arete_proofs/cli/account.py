@@ -242,7 +242,8 @@ def _account_lattice(args, noise, sensitivity, doc):
                    delta_upper=format_bound(r.delta_upper, 6, upward=True), worst_shift=repr(r.shift),
                    n_shifts=r.n_shifts, allowance=repr(r.allowance), tight_epsilon=format_value(r.tight.epsilon, 10))
         if r.delta == 0:
-            lines = [f"delta 0  (eps >= the tight epsilon {doc['tight_epsilon']} over every real shift)"]
+            how = "exact lattice-point reduction" if r.tight.details.certified else "numerical, not certified"
+            lines = [f"delta 0  (eps >= the tight epsilon {doc['tight_epsilon']} over every real shift: {how})"]
         else:
             lines = [f"delta {doc['delta']}  (worst shift s = {r.shift:.6g} of a grid of {r.n_shifts + 1} shifts "
                      f"in [0, {sensitivity}], exact-density quadrature there)",
