@@ -88,6 +88,8 @@ MODULES = [
     "noise.msdlap",
     "noise.lattice_laplace",
     "noise.lattice_gauss",
+    "distributions.transformed_gdl",
+    "noise.transformed_gdl",
     "privacy.optimizer",
     "chain.expressions",
     "distributions.gdl",
