@@ -78,6 +78,8 @@ _LABELS = {"laplace": "Laplace", "staircase": "Staircase (E|Z|-opt.)", "staircas
            "arete_var": "Arete, optimised for Var", "arete_gauss": "Arete + Gaussian (E|Z|-opt.)",
            "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian (opt.)",
            "dlap": "DLap(eps/Delta)", "gdl": "GDL (Theorem 15)", "msdlap": "MSDLap (Theorem 16)",
+           "gdl_opt": "GDL opt. E|Z|", "gdl_opt_var": "GDL opt. Var", "msdlap_opt": "MSDLap opt. E|Z|",
+           "msdlap_opt_var": "MSDLap opt. Var",
            "dstaircase": "discrete staircase (E|Z|-opt. r)", "dstaircase_var": "discrete staircase (Var-opt. r)"}
 
 
@@ -200,7 +202,7 @@ def compute(eps_values=EPS, *, discrete_eps=DISCRETE_EPS, deltas=DISCRETE_DELTAS
     tasks = [("c", float(e), 1, p, digits) for e in eps_values for p in parts if p in CONTINUOUS]
     tasks += [("d", float(e), int(D), p, digits) for D in deltas for e in discrete_eps for p in parts
               if p in DISCRETE]
-    slow = ("arete_var", "theorem21", "msdlap", "gdl")
+    slow = ("arete_var", "theorem21", "msdlap_opt", "msdlap_opt_var", "gdl_opt", "gdl_opt_var", "msdlap", "gdl")
     tasks.sort(key=lambda t: (t[3] not in slow, -t[2], -t[1]))
     _log(f"{len(tasks)} entries, {workers} worker(s)")
     if workers > 1:
