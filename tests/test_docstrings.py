@@ -107,6 +107,7 @@ MODULES = [
     "chain.symbolic.hm25",
     "mechanisms.modular",
     "privacy.optimize_lattice",
+    "privacy.optimize_discrete",
     "privacy.lattice_large",
     "walkthrough.frontier",
     "distributions.discrete_staircase",

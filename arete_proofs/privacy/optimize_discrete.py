@@ -21,7 +21,9 @@ Both searches keep only parameters whose **exact** tight epsilon (not a bound) i
 
 :math:`E|Z|` of MSDLap is :func:`msdlap_mean_abs` (the trapezoid rule on its characteristic
 function, with an explicit aliasing bound) -- the partial fractions of
-:func:`arete_proofs.distributions.comb.comb_mean_abs` take minutes at :math:`m = 100`.
+:func:`arete_proofs.distributions.comb.comb_mean_abs` take minutes at :math:`m = 100`; GDL's likewise is
+:func:`gdl_mean_abs` (the search evaluates it dozens of times at small :math:`\beta` and :math:`a`, where the
+2F1 tail sums of :func:`arete_proofs.distributions.gdl.mean_abs` are slow).
 
 >>> o = optimize_msdlap(2, 10)
 >>> o["m"], o["epsilon"] <= 2, o["mean_abs"] < msdlap_mean_abs(2, 10)    # DLap(eps/Delta) beats Theorem 16 at eps = 2
@@ -36,7 +38,7 @@ from functools import lru_cache
 
 from mpmath import mp
 
-__all__ = ["WINDOW_DELTA_MAX", "EXTRA_M", "msdlap_mean_abs", "msdlap_var", "theorem21_mean_abs", "optimize_msdlap", "optimize_gdl"]
+__all__ = ["WINDOW_DELTA_MAX", "EXTRA_M", "msdlap_mean_abs", "msdlap_var", "gdl_mean_abs", "theorem21_mean_abs", "optimize_msdlap", "optimize_gdl"]
 
 #: MSDLap's non-divisor m (the window engine) are searched for Delta <= this
 WINDOW_DELTA_MAX = 10
@@ -55,8 +57,10 @@ def msdlap_var(a, m, *, digits=15):
         return mp.mpf(m * (m + 1) * (2 * m + 1)) / 6 / (mp.cosh(mp.mpf(a)) - 1)
 
 
-def _grid_sums(a, m, N, c=None):
-    """(sum of g over t_j, j = 1..N-1; the same of phi times the Poisson kernel of c, j = 0..N-1), float64."""
+def _grid_sums(a, m, N, c=None, power=1.0):
+    """(sum of g over t_j, j = 1..N-1; the same of phi times the Poisson kernel of c, j = 0..N-1), float64.
+
+    phi(t) = prod_{i <= m} (1 + (1 - cos it)/(cosh a - 1))^(-power): MSDLap(a, m), or GDL(power, a) at m = 1."""
     import numpy as np
 
     ch1 = float(mp.cosh(mp.mpf(a)) - 1)
@@ -69,7 +73,7 @@ def _grid_sums(a, m, N, c=None):
         j = np.arange(j0, min(j0 + chunk, N // 2 + 1), dtype=float)
         t = 2 * np.pi * j / N
         s = np.sin(np.outer(t, i) / 2)
-        logphi = -np.log1p(2 * s * s / ch1).sum(axis=1)
+        logphi = -power * np.log1p(2 * s * s / ch1).sum(axis=1)
         w = np.where((N % 2 == 0) & (j == N // 2), 1.0, 2.0)
         total_g += float((w * (-np.expm1(logphi)) / (2 * np.sin(t / 2) ** 2)).sum())
         if c is not None:
@@ -98,7 +102,7 @@ def _args(a, m, digits):
 
 
 def msdlap_mean_abs(a, m, *, digits=12):
-    r""":math:`E|Z|` of MSDLap(a, m) from its characteristic function (float64 sums; ``digits`` at most 12).
+    r""":math:`E|Z|` of MSDLap(a, m) from its characteristic function (float64 sums; ``digits`` at most 12, rounding about 1e-11 at small a).
 
     For integer :math:`Z`, :math:`|k| = \frac1{2\pi}\int_{-\pi}^{\pi} \frac{1-\cos kt}{1-\cos t}\,dt` (Fejér), so
     :math:`E|Z| = \frac1{2\pi}\int_{-\pi}^{\pi} g`, :math:`g(t) = \frac{1 - \varphi(t)}{1 - \cos t}`,
@@ -124,6 +128,38 @@ def msdlap_mean_abs(a, m, *, digits=12):
     value = (var + _grid_sums(A, m, N)[0]) / N
     if not bound <= 10.0 ** (-(d + 2)) * value:
         raise ArithmeticError("msdlap_mean_abs: the aliasing bound is not below the requested digits")
+    with mp.workdps(d + 5):
+        return mp.mpf(value)
+
+
+def gdl_mean_abs(beta, a, *, digits=12):
+    r""":math:`E|Z|` of GDL(beta, a) from its characteristic function :math:`\varphi(t) = (1 + \frac{1-\cos t}{\cosh a - 1})^{-\beta}` (float64 sums).
+
+    As :func:`msdlap_mean_abs` (Fejér identity, :math:`N`-point trapezoid rule, excess
+    :math:`\le 4Me^{-\theta N}/(e\theta(1-e^{-\theta N}))`), with :math:`\theta = a/2`,
+    :math:`M = (\frac{\cosh a - 1}{\cosh a - \cosh\theta})^{\beta}`, :math:`g(0) = \beta/(\cosh a - 1)`, and the
+    lower bound :math:`E|Z| \ge P(Z \ne 0) \ge 1 - P(N_1 = 0) = 1 - (1 - e^{-a})^{\beta}`.
+
+    >>> from arete_proofs.distributions import gdl
+    >>> abs(gdl_mean_abs("0.3", "0.5") / gdl.mean_abs("0.3", "0.5", digits=20) - 1) < 1e-12    # the 2F1 tail sums
+    True
+    """
+    with mp.workdps(30):
+        A, _, d = _args(a, 1, digits)
+        Bt = mp.mpf(beta)
+        if not Bt > 0:
+            raise ValueError(f"beta must be > 0, got {beta!r}")
+        theta = A / 2
+        ch1 = mp.cosh(A) - 1
+        logM = Bt * (mp.log(ch1) - mp.log(mp.cosh(A) - mp.cosh(theta)))
+        low = -mp.expm1(Bt * mp.log1p(-mp.exp(-A)))
+        target = mp.mpf(10) ** (-(d + 3)) * low
+        N = int(mp.ceil((logM + mp.log(4 / (mp.e * theta * target)) + 1) / theta)) + 1
+        bound = 4 * mp.exp(logM - theta * N) / (mp.e * theta * (1 - mp.exp(-theta * N)))
+        var = float(Bt / ch1)
+    value = (var + _grid_sums(A, 1, N, power=float(Bt))[0]) / N
+    if not bound <= 10.0 ** (-(d + 2)) * value:
+        raise ArithmeticError("gdl_mean_abs: the aliasing bound is not below the requested digits")
     with mp.workdps(d + 5):
         return mp.mpf(value)
 
@@ -270,7 +306,8 @@ def optimize_gdl(eps, Delta, *, objective="mean_abs", digits=8, steps=40, grid_p
     t0 = time.perf_counter()
     objective = _objective(objective)
     E, D = _check(eps, Delta)
-    moment = gdl.mean_abs if objective == "mean_abs" else gdl.var
+    def moment(beta, a, digits):
+        return gdl_mean_abs(beta, a, digits=min(12, digits)) if objective == "mean_abs" else gdl.var(beta, a, digits=digits)
     cache = {}
 
     def at(u):
@@ -304,7 +341,7 @@ def optimize_gdl(eps, Delta, *, objective="mean_abs", digits=8, steps=40, grid_p
             x2 = lo + g * (hi - lo)
     cands = [at(x) for x in (grid[i0], x1, x2)]
     val, beta, a_s, e_star = min(cands, key=lambda c: c[0])
-    return {"beta": beta, "a": a_s, "mean_abs": gdl.mean_abs(beta, a_s, digits=12), "variance": gdl.var(beta, a_s, digits=12),
+    return {"beta": beta, "a": a_s, "mean_abs": gdl_mean_abs(beta, a_s, digits=12), "variance": gdl.var(beta, a_s, digits=12),
             "epsilon": e_star, "objective": objective,
             "how": "privacy.optimize_discrete.optimize_gdl: grid + golden section on ln beta in [ln 1e-8, 0], a by bisection "
                    "on privacy.tight_gdl (exact)",
