@@ -7,8 +7,9 @@ whether it is ``certified`` (closed form or exact reduction), and ``how`` it was
 * ``dlap``: DLap(:math:`a = \varepsilon/\Delta`), :math:`\varepsilon^* = a\Delta` exactly;
 * ``gdl``: Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`, :math:`a = 2/\Delta` where its hypothesis
   :math:`\varepsilon > 2 + \ln\Delta` holds (:mod:`arete_proofs.privacy.tight_gdl`);
-* ``msdlap``: Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (:mod:`arete_proofs.privacy.tight_discrete`;
-  only the variance for :math:`m >` :data:`MSDLAP_M_MAX`);
+* ``msdlap``: Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (:mod:`arete_proofs.privacy.tight_discrete`,
+  :math:`E|Z|` by :func:`arete_proofs.privacy.optimize_discrete.msdlap_mean_abs`; only the variance for
+  :math:`m >` :data:`MSDLAP_M_MAX`);
 * ``gdl_opt``, ``msdlap_opt`` (and ``*_opt_var``): the least :math:`E|Z|` (variance) at exact tight epsilon
   :math:`\le \varepsilon` (:mod:`arete_proofs.privacy.optimize_discrete`);
 * ``discrete_staircase`` at its optimal :math:`r` (:mod:`arete_proofs.noise.discrete_staircase`);
@@ -75,7 +76,7 @@ def discrete_part(eps, Delta, part, *, digits=8):
             if D > MSDLAP_M_MAX:
                 out.update(mean_abs=None, epsilon=None, certified=False,
                            how=f"variance closed form only (Theorem 16: S2(m)/(cosh a - 1)); m = {D} > "
-                               f"{MSDLAP_M_MAX}: the comb engine takes minutes (E|Z| and eps* not run; "
+                               f"{MSDLAP_M_MAX}: E|Z| and eps* not run; "
                                "Theorem 16 proves eps* <= a)")
                 out["seconds"] = round(time.perf_counter() - t0, 2)
                 return out
