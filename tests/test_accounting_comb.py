@@ -100,3 +100,61 @@ def test_bad_input():
     with pytest.raises(ValueError, match="comb"):
         al.hockey_stick(make("gdl", beta=1, a=1), 1, 1)
     assert math.isfinite(al.ALLOW)
+
+
+# -- one release of a lattice law over every real shift (lattice_account, arete account --noise lattice_*) --
+def test_lattice_account_against_a_fine_quadrature_scan():
+    """The reported delta is quadrature at the worst grid shift; a fine scan of shifts by quadrature around
+    it (independent of the float64 grid) finds nothing above delta_upper, and the +Delta shift alone
+    (the broken variant) understates it."""
+    z = make("lattice_laplace", **LAP)
+    r = al.lattice_account(z, 1, 2, digits=8, n_shifts=80)
+    scan = [mp.mpf(r.shift) + mp.mpf(i) / 400 for i in range(-3, 4)]
+    scan = [s for s in scan if 0 < s <= 1]
+    best, s = al.lattice_hockey_stick(z, 1, 2, shifts=scan, digits=8)
+    assert abs(best - r.delta) <= 0.02 * best          # the grid's worst shift is within a grid step of the scan's
+    assert r.delta <= r.delta_upper and best <= r.delta_upper
+    assert abs(r.grid_delta - float(r.delta)) < 1e-3 * float(r.delta)
+    plus, _ = al.lattice_hockey_stick(z, 1, 2, shifts=[1], digits=8)
+    assert plus < 0.5 * r.delta                       # +Delta only: understated (delta_1(2) = 0 here)
+    assert al.lattice_account(z, 1, 4, digits=8).delta == 0      # above the tight epsilon 2.3805
+    assert accounting.hockey_stick(z, 1, 2, digits=8) == al.lattice_account(z, 1, 2, digits=8).delta   # dispatch
+
+
+def test_lattice_epsilon_for_delta_inverts_the_upper_curve():
+    z = make("lattice_laplace", **LAP)
+    e = al.lattice_epsilon_for_delta(z, 1, "0.01", n_shifts=80, points=201)
+    assert al.lattice_account(z, 1, e, digits=6, n_shifts=80).delta_upper <= 0.01 + 1e-12
+    assert al.lattice_account(z, 1, e - 0.05, digits=6, n_shifts=80).delta_upper > 0.01
+    with pytest.raises(ValueError, match="delta"):
+        al.lattice_epsilon_for_delta(z, 1, 2)
+    with pytest.raises(ValueError, match="eps"):
+        al.lattice_account(z, 1, -1)
+    with pytest.raises(ValueError, match="n_shifts"):
+        al.lattice_account(z, 1, 1, n_shifts=0)
+    with pytest.raises(ValueError, match="MSDLap lattice"):    # the transformed GDL has no accounting yet
+        accounting.hockey_stick(make("transformed_gdl", beta=2, a="0.5", b="0.125", h="0.25"), 1, 1)
+
+
+def test_cli_account_lattice(capsys):
+    import json
+
+    from arete_proofs.cli.parser import main
+
+    argv = ["account", "--noise", "lattice_laplace", "--a", "2", "--m", "1", "--b", "0.25", "--h", "1",
+            "--epsilon", "2", "--digits", "8", "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "not certified" in out and "every real shift" in out
+    assert main([*argv, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    ref, _ = al.lattice_hockey_stick(make("lattice_laplace", **LAP), 1, 2, shifts=[float(doc["worst_shift"])], digits=8)
+    assert mp.almosteq(mp.mpf(doc["delta"]), ref, 1e-7) and doc["certified"] is False
+    assert float(doc["delta_upper"]) >= float(doc["delta"]) > 0.03       # delta_{3/4}(2) = 0.0355 (module docstring)
+    pytest.importorskip("dp_accounting")
+    assert main([*argv[:-3], "--compose", "2", "--discretization", "1e-3"]) == 0
+    assert "not certified" in capsys.readouterr().out
+    assert main(["account", "--noise", "lattice_laplace", "--a", "2", "--m", "1", "--b", "-1", "--h", "1",
+                 "--epsilon", "2"]) == 2
+    assert main(["account", "--noise", "lattice_laplace", "--a", "2", "--m", "1", "--b", "0.25", "--h", "1",
+                 "--epsilon", "-2"]) == 2

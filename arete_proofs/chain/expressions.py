@@ -66,6 +66,8 @@ import re
 
 import sympy as sp
 
+from . import gdl_symbols as G
+from . import hm25_symbols as H
 from . import symbols as S
 
 __all__ = ["ExpressionError", "SYMBOLS", "FUNCTIONS", "CONSTANTS", "NAMES", "parse_expression",
@@ -91,13 +93,19 @@ MAX_GAMMA = 1000
 #: Largest product of nested numeric exponents in a hypothesis (``(x + 1)**1000`` has 2001).
 MAX_DEGREE = 10000
 
-#: The registry's symbols, by the names ``str()`` prints.
+#: The registry's symbols, by the names ``str()`` prints (the 2025 paper's: ``beta``, ``beta_2``, ``a_GDL``
+#: (its a), ``k``, ``m`` (scales), ``r_18`` (Theorem 18's r)).
 SYMBOLS = {s.name: s for s in (S.alpha, S.theta, S.lam, S.Delta, S.D_Gamma, S.D_u, S.eps, S.kappa, S.t, S.a,
-                               S.h, S.n, S.gamma_sc, S.c_L)}
+                               S.h, S.n, S.gamma_sc, S.c_L, G.beta, G.beta_2, G.a_GDL, G.k, H.m, H.r_18)}
 
 #: The paper's engine-backed densities and constants (unevaluated sympy functions).
 _PAPER = {f.__name__: f for f in (S.f_Gamma, S.f_L, S.f_GG, S.f_A, S.f_SC, S.c_DGam, S.c_Du, S.near_mass,
                                   S.shifted_conv, S.mean_abs_A, S.var_A_cf, S.tight_eps_A)}
+#: The 2025 paper's (Harrison & Manurangsi): GDL (gdl_symbols) and MSDLap, Theorems 18, 21 (hm25_symbols).
+_PAPER.update({n: f for n, f in {**G.NAMES, **H.NAMES}.items() if isinstance(f, type)})
+#: ... and the non-elementary functions of its expressions, grouped with them (refused in a hypothesis): Theorem
+#: 21's m = ceiling(exp(eps/3)) and Gauss's 2F1 as sympy prints it, hyper((a, b), (c,), z) (tuples only there).
+_PAPER.update({"ceiling": sp.ceiling, "hyper": sp.hyper})
 
 #: The functions an expression may call (the paper's, those ``str()`` prints in the registry's
 #: bounds -- exp, log, gamma, Abs, Min -- and a few elementary ones, each evaluable by mpmath).
@@ -107,6 +115,7 @@ FUNCTIONS = {
     "Abs": sp.Abs, "Min": sp.Min, "Max": sp.Max, "besselk": sp.besselk,
     "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "asinh": sp.asinh, "acosh": sp.acosh,
     "atanh": sp.atanh, "erf": sp.erf, "erfc": sp.erfc,
+    "floor": sp.floor,            # the 2025 paper's integer hypotheses Eq(Delta, floor(Delta))
 }
 
 #: Named constants.
@@ -347,9 +356,15 @@ class _Parser:
         return sp.Rational(mantissa * 10**k) if k >= 0 else sp.Rational(mantissa, 10**-k)
 
     def unknown(self, node, name):
+        funcs, shown = sorted(FUNCTIONS, key=str.lower), []
+        for f in funcs:                                      # one line of at most ~450 characters
+            if sum(len(x) + 2 for x in shown) + len(f) > 200:
+                shown.append(f"... ({len(funcs) - len(shown)} more: arete_proofs.chain.expressions.FUNCTIONS)")
+                break
+            shown.append(f)
         return self.error(f"unknown name {name!r} at column {self.column(node)}; names: "
                           f"{', '.join(sorted({**SYMBOLS, **CONSTANTS}, key=str.lower))}; functions: "
-                          f"{', '.join(sorted(FUNCTIONS, key=str.lower))}")
+                          f"{', '.join(shown)}")
 
     def plain_call(self, node, nargs=None):
         for kw in node.keywords:
@@ -373,6 +388,8 @@ class _Parser:
             raise self.unknown(node.func, name)
         self.plain_call(node)
         func = FUNCTIONS[name]
+        if func is sp.hyper:
+            return self.hyper(node)
         args = [self.expr(x) for x in node.args]
         if func is sp.exp and args:
             self.exponent(node, args[0], "exp's argument")
@@ -387,6 +404,17 @@ class _Parser:
             raise self.error(f"{self.construct(node, 'call')}: a hypothesis cannot use the engine-backed "
                              f"function {name} (hypotheses are decided exactly at each grid point)")
         return self.sympy(node, func, *args)
+
+    def hyper(self, node):
+        """``hyper((a1, ..), (b1, ..), z)``: two tuples of at most 3 expressions each, then one expression."""
+        if self.exact:
+            raise self.error(f"{self.construct(node, 'call')}: a hypothesis cannot use hyper")
+        args = node.args
+        if len(args) != 3 or not all(isinstance(x, ast.Tuple) and len(x.elts) <= 3 for x in args[:2]):
+            raise self.error(f"{self.construct(node, 'call')}: hyper takes (a1, ...), (b1, ...), z "
+                             "with at most 3 parameters in each tuple")
+        ap, bq = ([self.expr(e) for e in x.elts] for x in args[:2])
+        return self.sympy(node, sp.hyper, ap, bq, self.expr(args[2]))
 
     def exponent(self, node, e, what):
         """Refuse an exponent sympy could turn into a huge integer power."""

@@ -14,7 +14,7 @@ The records follow what is true; the literal readings that are false (Theorem 13
 (:mod:`arete_proofs.chain.observations` (module ``hm25``)).
 
 >>> [r["id"] for r in RECORDS]
-['hm25-gdl-sum', 'hm25-theorem-13', 'hm25-corollary-14', 'hm25-theorem-15']
+['hm25-gdl-sum', 'hm25-theorem-13', 'hm25-corollary-14', 'hm25-theorem-15', 'hm25-theorem-16', 'hm25-theorem-18', 'hm25-theorem-21', 'hm25-variance-gdl', 'hm25-variance-msdlap', 'hm25-variance-theorem-21']
 >>> all(r["paper"] == PAPER for r in RECORDS)
 True
 """
@@ -23,14 +23,18 @@ from __future__ import annotations
 
 import sympy as sp
 
-from . import grids
+from . import grids, hm25_grids
+from .hm25_symbols import (
+    M21, S2, T21_ARGS, VAR21, m, m2_GDL, m2_MS, r_18, tight_eps_LL, tight_eps_MS, tight_eps_T18, var_GDL, var_LL,
+    var_MS, window_max_MS,
+)
 from .gdl_symbols import (
     COR14, K_FAR, L13, a_GDL, beta, beta_2, delta_GDL, f_GDL, f_NB, conv_GDL, k, loss_GDL, max_loss_GDL,
     tight_eps_GDL,
 )
 from .symbols import Delta, eps
 
-__all__ = ["PAPER", "RECORDS", "IDS"]
+__all__ = ["PAPER", "RECORDS", "IDS", "C21"]
 
 #: The source of every record here (the registry's ``paper`` field).
 PAPER = "Harrison & Manurangsi (FORC 2025), reconstructed"
@@ -136,6 +140,134 @@ RECORDS = [
         grid=grids.hm25_theorem_15,
     ),
 ]
+
+_INT_M = (m >= 1, sp.Eq(m, sp.floor(m)))
+_VAR_DLAP = 1 / (sp.cosh(a_GDL) - 1)
+_T21_EPS = (eps <= 6,)
+#: The constant of Theorem 21's variance order Var <= C21 Delta^2 e^{-2eps/3}, found here and not the paper's.
+#: The ratio's sup over eps >= 2 is 9.916 just below eps = 3 ln 2 (where m jumps from 2 to 3), its limit
+#: 2e/3 + 1/2 = 2.3122 (symbolic check hm25-theorem-21/variance).
+C21 = 10
+
+def _canonical(records):
+    """Each side as the variant parser builds it from its ``str()`` (same value; so a printed bound parses back)."""
+    from .expressions import parse_expression
+
+    for r in records:
+        r["bounds"] = tuple(dict(b, lhs=parse_expression(str(b["lhs"])), rhs=parse_expression(str(b["rhs"])))
+                            for b in r["bounds"])
+    return records
+
+
+RECORDS += _canonical([
+    dict(
+        id="hm25-theorem-16", number="Theorem 16 (HM25)", section="MSDLap (reconstructed)", paper=PAPER,
+        title="MSDLap(eps, Delta) is eps-DP at integer sensitivity Delta",
+        statement="For every eps > 0 and integer Delta >= 1, MSDLap(eps, Delta) = sum_{i=1}^{Delta} i X_i, X_i iid "
+                  "DLap(eps), is eps-DP at sensitivity Delta (over every integer shift |s| <= Delta).",
+        hypotheses=(eps > 0,) + _INTEGER_DELTA,
+        bounds=(
+            _b("privacy", tight_eps_MS(eps, Delta, Delta), eps,
+               text="tight eps* over every shift |s| <= Delta (window + exact tail limit) <= eps"),
+            _b("exact", tight_eps_MS(eps, Delta, Delta), eps, "==",
+               text="eps* = eps exactly: the shift s = Delta costs exactly eps in the tail profile"),
+            _b("not-attained", window_max_MS(eps, Delta, Delta), eps,
+               text="the window's maximum W <= eps: the supremum is the tail limit (approached, observation "
+                    "hm25-theorem-16-tail)"),
+        ),
+        notes="eps* is arete_proofs.privacy.tight_discrete.tight_epsilon_msdlap (its docstring proves the "
+              "reduction to a window 0 <= k <= K and the exact tail limit from the dominant poles).  The theorem "
+              "holds with equality, and the supremum eps is a tail limit, not attained for Delta >= 2 "
+              "(the correction decays like e^{-eps k/Delta}).  The variance is record hm25-variance-msdlap.",
+        grid=hm25_grids.theorem_16,
+    ),
+    dict(
+        id="hm25-theorem-18", number="Theorem 18 (HM25)", section="MSDLap (reconstructed)", paper=PAPER,
+        title="r MSDLap(eps - 1, floor(Delta/r)) + DLap(1/r) is eps-DP",
+        statement="For eps > 2, integer Delta >= 1 and r in {1..Delta}: r MSDLap(eps - 1, floor(Delta/r)) + DLap(1/r) "
+                  "is eps-DP at sensitivity Delta; r = ceil(Delta e^{-eps/3}) gives MSE O(Delta^2 e^{-2eps/3}).",
+        hypotheses=(eps > 2, r_18 >= 1, r_18 <= Delta, sp.Eq(r_18, sp.floor(r_18))) + _INTEGER_DELTA,
+        bounds=(
+            _b("privacy", tight_eps_T18(eps, Delta, r_18), eps,
+               text="tight eps* over every integer shift |s| <= Delta <= eps"),
+        ),
+        notes="eps* is arete_proofs.privacy.tight_discrete.tight_epsilon_theorem18.  The proof splits a shift into a "
+              "multiple of r (hidden at eps - 1) and a remainder < r (at level 1): composition, so the bound "
+              "holds with room (observation hm25-theorem-18-room).  The grid avoids integer eps: then eps - 1 "
+              "equals a scale's rate ratio and the comb has a double pole (refused by the engine).",
+        grid=hm25_grids.theorem_18,
+    ),
+    dict(
+        id="hm25-theorem-21", number="Theorem 21 (HM25)", section="Continuous (reconstructed)", paper=PAPER,
+        title="(Delta/m) MSDLap(eps - 1, m) + Laplace(Delta/(2m)), m = ceil(e^{eps/3}), is eps-DP",
+        statement="For eps >= 2 and real Delta > 0, with m = ceil(e^{eps/3}): Z = (Delta/m) sum_{i=1}^m i DLap(eps - 1) "
+                  "+ Laplace(Delta/(2m)) is eps-DP at sensitivity Delta, with Var Z = O(Delta^2 e^{-2eps/3}).",
+        hypotheses=(eps >= 2, Delta > 0),
+        bounds=(
+            _b("privacy", tight_eps_LL(*T21_ARGS, Delta), eps, where=_T21_EPS,
+               text="tight eps* over every real shift |s| <= Delta <= eps (checked for eps <= 6: m <= 8 scales)"),
+            _b("variance-order", VAR21, C21 * Delta**2 * sp.exp(-2 * eps / 3),
+               text="Var Z = (Delta/m)^2 [S2(m)/(cosh(eps - 1) - 1) + 1/2] <= 10 Delta^2 e^{-2eps/3} "
+                    "(the constant 10 is ours; the limit is 2e/3 + 1/2)"),
+        ),
+        uses=("hm25-theorem-16",),
+        symbolic=("hm25-theorem-21/variance",),
+        notes="eps* is arete_proofs.privacy.tight_lattice.tight_epsilon_lattice_laplace (an exact reduction to "
+              "lattice-point candidates plus the exact tail limit).  Proved by composition (eps - 1 for the lattice "
+              "part, 1 for the half-step remainder), so its parameters leave budget unused: eps* = 5.3203 at "
+              "eps = 6, 9.3304 at eps = 10 (observation hm25-theorem-21-budget).  The privacy proof does not use "
+              "m = ceil(e^{eps/3}) (any m works); the choice of m is what gives the variance order.",
+        grid=hm25_grids.theorem_21,
+    ),
+    dict(
+        id="hm25-variance-gdl", number="GDL variance (HM25)", section="GDL (reconstructed)", paper=PAPER,
+        title="Var GDL(beta, a) = beta/(cosh a - 1)",
+        statement="Var GDL(beta, a) = 2 beta e^{-a}/(1 - e^{-a})^2 = beta/(cosh a - 1).",
+        hypotheses=_GDL,
+        bounds=(
+            _b("engine", var_GDL(beta, a_GDL), beta * _VAR_DLAP, "==", text="the engine's variance = beta/(cosh a - 1)"),
+            _b("second-moment", m2_GDL(beta, a_GDL), beta * _VAR_DLAP, "==",
+               text="sum_k k^2 p(k) over the pmf = beta/(cosh a - 1)"),
+            _b("nb-form", 2 * beta * sp.exp(-a_GDL) / (1 - sp.exp(-a_GDL)) ** 2, beta * _VAR_DLAP, "==",
+               text="2 Var NB(beta, 1 - e^-a) = 2 beta e^-a/(1 - e^-a)^2 = beta/(cosh a - 1)"),
+        ),
+        uses=("hm25-gdl-sum",),
+        symbolic=("hm25-variance-msdlap/algebra",),
+        grid=hm25_grids.variance_gdl,
+    ),
+    dict(
+        id="hm25-variance-msdlap", number="MSDLap variance (HM25)", section="MSDLap (reconstructed)", paper=PAPER,
+        title="Var MSDLap(a, m) = m(m+1)(2m+1)/(6 (cosh a - 1))",
+        statement="Var MSDLap(a, m) = S2(m)/(cosh a - 1), S2(m) = m(m+1)(2m+1)/6 (Theorem 16 at a = eps, m = Delta); "
+                  "e^a Var decreases to 2 S2(m) = m(m+1)(2m+1)/3 as a -> infinity (the discrete staircase's constant).",
+        hypotheses=(a_GDL > 0,) + _INT_M,
+        bounds=(
+            _b("engine", var_MS(a_GDL, m), S2(m) * _VAR_DLAP, "==", text="the engine's variance = S2(m)/(cosh a - 1)"),
+            _b("second-moment", m2_MS(a_GDL, m), S2(m) * _VAR_DLAP, "==",
+               text="sum_k k^2 p_k over the exact pmf = S2(m)/(cosh a - 1)"),
+            _b("limit-from-above", 2 * S2(m), sp.exp(a_GDL) * S2(m) * _VAR_DLAP,
+               text="m(m+1)(2m+1)/3 <= e^a Var (e^a/(cosh a - 1) = 2/(1 - e^-a)^2 > 2)"),
+        ),
+        symbolic=("hm25-variance-msdlap/algebra",),
+        grid=hm25_grids.variance_msdlap,
+    ),
+    dict(
+        id="hm25-variance-theorem-21", number="Theorem 21 variance (HM25)", section="Continuous (reconstructed)",
+        paper=PAPER,
+        title="Var Z = (Delta/m)^2 [S2(m)/(cosh(eps - 1) - 1) + 1/2]",
+        statement="Theorem 21's Z has Var Z = (Delta/m)^2 [S2(m)/(cosh(eps - 1) - 1) + 1/2], m = ceil(e^{eps/3}), "
+                  "which tends to about 2.31 Delta^2 e^{-2eps/3}.",
+        hypotheses=(eps >= 2, Delta > 0),
+        bounds=(
+            _b("engine", var_LL(*T21_ARGS), VAR21, "==", text="the lattice law's variance (engine) = the formula"),
+            _b("second-moment", (Delta / M21) ** 2 * m2_MS(eps - 1, M21) + 2 * (Delta / (2 * M21)) ** 2, VAR21, "==",
+               text="h^2 sum_k k^2 p_k + 2 b^2 (independent parts; Laplace(b) has variance 2 b^2) = the formula"),
+        ),
+        uses=("hm25-variance-msdlap",),
+        symbolic=("hm25-theorem-21/variance",),
+        grid=hm25_grids.variance_theorem_21,
+    ),
+])
 
 #: The record ids, in the paper's order.
 IDS = tuple(r["id"] for r in RECORDS)

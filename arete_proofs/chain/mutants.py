@@ -28,7 +28,7 @@ import sympy as sp
 from .registry import REGISTRY, cD
 from .symbols import D_Gamma, D_u, Delta, a, c_L, eps, f_A, h, t, theta
 
-__all__ = ["FALSE", "TRUE", "ALL", "NAMED", "variants"]
+__all__ = ["FALSE", "TRUE", "ALL", "NAMED", "HM25", "variants"]
 
 
 def _b(sid, name):
@@ -91,6 +91,14 @@ FALSE = [
        rhs=sp.exp(eps) * sp.exp(-10**7 * sp.Max(0, sp.Abs(a) / Delta - 1 + sp.Rational(1, 10**6)))),
     _m("26-large-Delta", "lemma-26", "privacy", "refuted", "e^{eps} -> e^{eps (1 - max(0, Delta - 5000)/(2 Delta))}",
        rhs=sp.exp(eps * (1 - sp.Max(0, Delta - 5000) / (2 * Delta)))),
+    # the 2025 paper (Harrison & Manurangsi, FORC 2025, reconstructed)
+    _m("hm25-13-flip", "hm25-theorem-13", "above-tail", "refuted", "a Delta <= L -> L <= a Delta (beta < 1)",
+       lhs=_b("hm25-theorem-13", "above-tail").rhs, rhs=_b("hm25-theorem-13", "above-tail").lhs),
+    _m("hm25-21-m-e4", "hm25-theorem-21", "variance-order", "refuted",
+       "m = ceil(e^{eps/3}) -> ceil(e^{eps/4}) in Var <= 10 Delta^2 e^{-2eps/3}",
+       lhs=_b("hm25-theorem-21", "variance-order").lhs.subs(sp.exp(eps / 3), sp.exp(eps / 4))),
+    _m("hm25-16-shift", "hm25-theorem-16", "privacy", "refuted", "sensitivity Delta -> Delta + 1",
+       lhs=_b("hm25-theorem-16", "privacy").lhs.func(*_b("hm25-theorem-16", "privacy").lhs.args[:2], Delta + 1)),
 ]
 
 
@@ -110,6 +118,9 @@ TRUE = [_weaken(sid, name, f) for sid, name in (
 ) for f in ("1.0001", "1.5")]
 
 ALL = FALSE + TRUE
+
+#: The 2025 paper's false variants (issue 23.5).
+HM25 = ("hm25-13-flip", "hm25-21-m-e4", "hm25-16-shift")
 
 #: The four false variants named in the issue (refuted by --variant on the default grid plus search).
 NAMED = ("16-drop-exp", "19-lower-half-eps", "14-lower-drop-c", "3-lower-half-eps")

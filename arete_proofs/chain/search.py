@@ -189,7 +189,18 @@ for _name in ("f_SC", "near_mass", "shifted_conv", "var_A_cf", "tight_eps_A"):
 
 def _float_fn(args, expr):
     expr = sp.sympify(expr).subs(CONSTANTS)
-    return sp.lambdify(list(args), expr, modules=[_FLOAT_NAMESPACE, "mpmath"])
+    # engine-backed functions without a float path (e.g. the 2025 paper's, registered later) run at 15 digits
+    space = {**{k: _engine(k) for k in _ENGINE_NAMESPACE if k not in _FLOAT_NAMESPACE}, **_FLOAT_NAMESPACE}
+    return sp.lambdify(list(args), expr, modules=[space, "mpmath"])
+
+
+def _integer_symbols(rels):
+    """The symbols a hypothesis ``Eq(x, floor(x))`` makes integers (the 2025 paper's Delta, m, r)."""
+    out = set()
+    for r in rels:
+        if isinstance(r, sp.Eq) and r.lhs.is_Symbol and r.rhs == sp.floor(r.lhs):
+            out.add(r.lhs)
+    return out
 
 
 def _violation(lhs, rhs, relation):
@@ -236,6 +247,9 @@ class _Problem:
             if r not in (sp.true, sp.false):
                 syms |= r.free_symbols
         self.syms = sorted(syms, key=lambda s: s.name)
+        integers = _integer_symbols(rels)
+        #: per coordinate: rounded to the nearest integer (>= 1) by to_values (an integer hypothesis)
+        self.integer = [s_ in integers for s_ in self.syms]
         self.f_lhs = _float_fn(self.syms, self.lhs)
         self.f_rhs = _float_fn(self.syms, self.rhs)
         self.margins = []
@@ -285,8 +299,9 @@ class _Problem:
 
     def to_values(self, x):
         out = []
-        for k, sc, u in zip(self.kind, self.scale, x):
-            out.append(math.exp(u) if k == "log" else (sc * math.sinh(u) if k == "asinh" else u))
+        for k, sc, u, integer in zip(self.kind, self.scale, x, self.integer):
+            v = math.exp(u) if k == "log" else (sc * math.sinh(u) if k == "asinh" else u)
+            out.append(float(max(1, round(v))) if integer and math.isfinite(v) else v)
         return out
 
     def to_coords(self, point):

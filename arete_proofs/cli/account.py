@@ -6,6 +6,8 @@ K = 1: :func:`arete_proofs.privacy.accounting.hockey_stick` (``--epsilon``) or
 :mod:`arete_proofs.privacy.pld` (extra ``accounting``), an upper bound.  Here ``--delta``
 is the delta of (eps, delta)-DP; the sensitivity is ``--sensitivity``.  ``--sigma S``
 (beyond the paper) adds a Gaussian part N(0, S^2): the same functions with ``sigma=S``.
+The lattice laws (``--noise lattice_laplace|lattice_gauss``) at K = 1:
+:func:`arete_proofs.privacy.accounting_lattice.lattice_account` (every real shift, numerical).
 Shared options and the registry: :mod:`arete_proofs.cli._common`.
 """
 
@@ -113,7 +115,14 @@ with the certified tight epsilon of that noise.  Examples:
     arete account --alpha 0.3 --theta 1 --lam 2 --sigma 0.1 --epsilon 0.3 --digits 6
     arete account --noise laplace --lam 0.5 --epsilon 1
 
---noise NAME accounts another symmetric unimodal family ('arete noises' says which support it).
+--noise NAME accounts another family ('arete noises' says which support it).  The lattice laws
+(lattice_laplace, lattice_gauss) at one release: delta maximised over every real shift |s| <= S
+on a grid of 401 shifts (float64 curves), the worst re-done by exact-density quadrature, and an
+upper value with the continuity allowance for the shifts between grid points; numerical, not
+certified (the output says so):
+
+    arete account --noise lattice_laplace --a 3 --m 4 --b 0.125 --h 0.25 --epsilon 3
+
 Limits (refused in one line, exit 2): --delta below 1e-30 for one release (minutes; the tight
 epsilon bounds every delta), --compose above 1e6 or a composed PLD above 2e7 entries (estimated
 before it is allocated).  A PLD delta above 1 is printed as 1, with the clamp said.  Progress
@@ -170,6 +179,8 @@ def account_command(args: argparse.Namespace) -> int:
 
 def _account(args, noise, sensitivity, doc, accounting):
     """The computation of ``arete account``: fills ``doc``, returns the text lines."""
+    if args.compose == 1 and getattr(noise, "kernel", None) in ("laplace", "gauss"):
+        return _account_lattice(args, noise, sensitivity, doc)
     if args.compose == 1:
         if args.epsilon is not None:
             value = accounting.hockey_stick(noise, sensitivity, args.epsilon, digits=args.digits)
@@ -213,4 +224,36 @@ def _account(args, noise, sensitivity, doc, accounting):
             lines = [f"epsilon <= {doc['epsilon']}  (upper bound: pessimistic PLD, discretization {h:g}, "
                      f"{args.compose}-fold composition)"]
         doc.update(method="pld", discretization=h)
+        if getattr(noise, "kernel", None) in ("laplace", "gauss"):
+            note = ("lattice law: the PLD's curve is the max over a grid of real shifts with the continuity "
+                    "allowance, from float64 quadrature (numerical, not certified)")
+            doc.update(certified=False, note=note)
+            lines.append(note)
+    return lines
+
+
+def _account_lattice(args, noise, sensitivity, doc):
+    """One release of a lattice law (``lattice_laplace``, ``lattice_gauss``): every real shift, numerical."""
+    from ..privacy import accounting_lattice as al
+
+    if args.epsilon is not None:
+        r = al.lattice_account(noise, sensitivity, args.epsilon, digits=args.digits)
+        doc.update(epsilon=args.epsilon, delta=format_value(r.delta, args.digits),
+                   delta_upper=format_bound(r.delta_upper, 6, upward=True), worst_shift=repr(r.shift),
+                   n_shifts=r.n_shifts, allowance=repr(r.allowance), tight_epsilon=format_value(r.tight.epsilon, 10))
+        if r.delta == 0:
+            how = "exact lattice-point reduction" if r.tight.details.certified else "numerical, not certified"
+            lines = [f"delta 0  (eps >= the tight epsilon {doc['tight_epsilon']} over every real shift: {how})"]
+        else:
+            lines = [f"delta {doc['delta']}  (worst shift s = {r.shift:.6g} of a grid of {r.n_shifts + 1} shifts "
+                     f"in [0, {sensitivity}], exact-density quadrature there)",
+                     f"delta <= {doc['delta_upper']}  (every real shift |s| <= {sensitivity}: the grid plus the "
+                     f"continuity allowance {r.allowance:.3g} "
+                     f"{'in epsilon' if noise.kernel == 'laplace' else 'added to delta'}; numerical, not certified)"]
+    else:
+        value = al.lattice_epsilon_for_delta(noise, sensitivity, args.delta)
+        doc.update(epsilon=format_bound(value, 6, upward=True), delta=args.delta)
+        lines = [f"epsilon <= {doc['epsilon']}  (every real shift: grid of shifts plus the continuity allowance; "
+                 "numerical, not certified)"]
+    doc.update(method="lattice: " + al.LATTICE_ACCOUNT_METHOD, certified=False, digits=args.digits)
     return lines

@@ -28,6 +28,10 @@ def _verify_arguments(parser: argparse.ArgumentParser) -> None:
     # ALL_IDS: the first paper's chain (the default set) and the 2025 paper's hm25-... records
     parser.add_argument("--statement", metavar="ID", action="append", choices=ALL_IDS,
                         help="check only this statement (repeatable); one of: " + ", ".join(ALL_IDS))
+    parser.add_argument("--paper", choices=tuple(PAPER_KEYS),
+                        help="check every record of one paper: 2022 (Pagh & Stausholm, the default set) or hm25 "
+                        "(Harrison & Manurangsi, FORC 2025, reconstructed); with --symbolic and --observations, "
+                        "only that paper's sympy proofs and observations")
     parser.add_argument("--grid", choices=LEVELS, default="default",
                         help="grid size: quick (seconds), default, fine (default: default)")
     parser.add_argument("--digits", metavar="D", type=int, default=VERIFY_DIGITS,
@@ -61,6 +65,30 @@ def _verify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", "--no-progress", dest="no_progress", action="store_true",
                         help="no progress lines on stderr (every phase: grid, symbolic, observations, "
                         "certificates, search)")
+
+
+#: ``--paper`` key -> the registry's paper name (:data:`arete_proofs.chain.registry.PAPERS`).
+PAPER_KEYS = {"2022": "Pagh & Stausholm (ALT 2022)", "hm25": "Harrison & Manurangsi (FORC 2025), reconstructed"}
+
+
+def _selection(args):
+    """``(statement ids or None, symbolic ids, observation ids)`` of ``--statement``/``--paper``.
+
+    Without ``--paper`` the sympy proofs and observations are today's (every sympy proof, the first
+    paper's observations); with it, those the paper's records reference and the paper's observations.
+    """
+    from ..chain import observations, symbolic
+    from ..chain.registry import PAPERS, REGISTRY
+
+    if not args.paper:
+        return args.statement, list(symbolic.CHECKS), list(observations.OBSERVATION_IDS)
+    if args.statement:
+        raise UsageError("--paper and --statement select the statements two ways: give one of them")
+    ids = list(PAPERS[PAPER_KEYS[args.paper]])
+    wanted = {c for i in ids for c in REGISTRY[i].symbolic}
+    sym = [c for c in symbolic.CHECKS if c in wanted]
+    obs = list(observations.HM25_OBSERVATION_IDS if args.paper == "hm25" else observations.OBSERVATION_IDS)
+    return ids, sym, obs
 
 
 def _tolerance(text: str) -> float:
@@ -185,6 +213,7 @@ changed).  Examples:
     arete verify --grid quick
     arete verify --workers 2 --symbolic --observations --json report.json
     arete verify --statement lemma-18 --grid fine --digits 30
+    arete verify --paper hm25 --symbolic --observations --json docs/data/verify-hm25.json
     arete verify --baseline tests/data/verify_quick_baseline.json --grid quick
 """,
     options=(_verify_arguments,),
@@ -203,27 +232,28 @@ def verify_command(args: argparse.Namespace) -> int:
         return _variant_command(args)
     baseline = V.load_report(args.baseline) if args.baseline else None
     progress = not args.no_progress
+    statement_ids, symbolic_ids, observation_ids = _selection(args)
     start = time.monotonic()
-    report = V.verify(args.statement, level=args.grid, digits=args.digits, workers=args.workers,
+    report = V.verify(statement_ids, level=args.grid, digits=args.digits, workers=args.workers,
                       dask_address=args.dask, progress=progress)
     phases = [("grid", report.wall_seconds)]
     if args.symbolic:
         from ..chain import symbolic
 
-        results, sec = _phase("symbolic", list(symbolic.CHECKS),
+        results, sec = _phase("symbolic", symbolic_ids,
                               lambda cid: [dataclasses.asdict(r) for r in symbolic.run([cid])], progress)
         report.symbolic = results
         phases.append(("symbolic", sec))
     if args.observations:
         from ..chain import observations
 
-        results, sec = _phase("observation", list(observations.OBSERVATION_IDS),
+        results, sec = _phase("observation", observation_ids,
                               lambda oid: [dataclasses.asdict(o) for o in observations.run([oid], digits=args.digits)],
                               progress)
         report.observations = results
         phases.append(("observations", sec))
     if args.certified:
-        report.certified, sec = _run_certificates(args.statement, progress)
+        report.certified, sec = _run_certificates(statement_ids, progress)
         phases.append(("certificates", sec))
     t0 = time.monotonic()
     searched = _run_search(args, report) if args.search else []

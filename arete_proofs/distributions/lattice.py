@@ -68,14 +68,21 @@ class LatticeLaw:
 
     ``kernel``: ``"laplace"`` (``scale`` = b) or ``"gauss"`` (``scale`` = sigma); ``limit=True``:
     the periodic tail law :math:`f_\infty` instead (not normalised).  pmf values are cached.
+    ``source``: another symmetric integer law instead of the DLap comb (``rates``, ``weights`` are
+    then ignored; the transformed GDL, :class:`arete_proofs.distributions.transformed_gdl.GDLSource`):
+    an object with ``pmf(k, dps)``, ``table(K, dps)`` (``[p_0..p_K]``), ``sf(k, dps)`` (:math:`P(M > k)`),
+    ``var(dps)``, ``bound(dps)`` = ``(C, lam)`` with :math:`p_k \le C e^{-\lambda|k|}` for every
+    :math:`k`, ``rate`` (the exact decay rate of :math:`p_k` per lattice index) and
+    ``limit_profile(dps)`` = ``(C_r list, period, rate)`` of the limit law.
 
     >>> z = LatticeLaw(["2"] * 2, [1, 2], "0.5", kernel="gauss", scale="0.2", digits=15)
     >>> abs(z.pdf(1) - z.pdf(-1)) < 1e-20          # symmetric
     True
     """
 
-    def __init__(self, rates, weights, h, *, kernel, scale, digits=None, limit=False):
-        self.w, self.rt = _check(weights, rates)
+    def __init__(self, rates, weights, h, *, kernel, scale, digits=None, limit=False, source=None):
+        self.src = source
+        self.w, self.rt = _check(weights, rates) if source is None else (None, None)
         self.d = resolve_digits(digits)
         self.dps = self.d + GUARD_DIGITS + 5
         if kernel not in ("laplace", "gauss"):
@@ -84,13 +91,22 @@ class LatticeLaw:
         with mp.workdps(self.dps + 20):
             self.h = positive(h, "h")
             self.s = positive(scale, "b" if kernel == "laplace" else "sigma")
-        self.C = tail_constants(self.w, self.rt, digits=self.dps)
-        _, self.period, self.lam = dominant(self.w, self.rt, digits=self.dps)
+        if source is None:
+            self.C = tail_constants(self.w, self.rt, digits=self.dps)
+            _, self.period, self.lam = dominant(self.w, self.rt, digits=self.dps)
+            rate = self.lam
+        elif limit:
+            self.C, self.period, self.lam = source.limit_profile(self.dps)
+            rate = self.lam
+        else:  # p_k <= C e^{-lam |k|}: the bound the truncations use; the exact rate for the check
+            c, self.lam = source.bound(self.dps)
+            self.C, self.period, rate = [c], 1, source.rate
         with mp.workdps(self.dps):
             self.Cmax = max(self.C)
-            if kernel == "laplace" and not (self.h / self.s > self.lam):
-                raise ValueError("lattice_laplace needs h/b > lambda (the least a_c/w_c): otherwise the "
-                                 "Laplace tail dominates and the law is not a comb in its tail")
+            if kernel == "laplace" and not (self.h / self.s > rate):
+                raise ValueError("h/b must exceed the integer law's decay rate per lattice index (a comb: the least "
+                                 "a_c/w_c; GDL: a): otherwise the Laplace tail dominates and the law is not a comb "
+                                 "in its tail")
         self._p = {}
         self._cells = {}
         self._norm = {}  # k -> (A_k, B_k) = (S^L_k e^{-hk/b}, S^R_k e^{hk/b}) from fill_cells
@@ -104,6 +120,8 @@ class LatticeLaw:
             if self.limit:
                 with mp.workdps(self.dps):
                     v = self.C[k % self.period] * mp.exp(-self.lam * k)
+            elif self.src is not None:
+                v = self.src.pmf(k, self.dps)
             else:
                 v = comb_pmf(k, self.w, self.rt, digits=self.dps)
             self._p[k] = v
@@ -126,9 +144,12 @@ class LatticeLaw:
         """
         if self.limit:
             return
-        from .comb_table import pmf_table
+        if self.src is not None:
+            tab = self.src.table(int(K), self.dps)
+        else:
+            from .comb_table import pmf_table
 
-        tab = pmf_table(int(K), self.w, self.rt, digits=self.dps)
+            tab = pmf_table(int(K), self.w, self.rt, digits=self.dps)
         for k, v in enumerate(tab):
             self._p[k] = self._p[-k] = v
 
@@ -287,7 +308,8 @@ class LatticeLaw:
             if t < 0:
                 return 1 - self.sf(-t)  # P(Z > t) = P(Z < -t) = 1 - P(Z >= -t), continuous law
             k = int(mp.floor(t / self.h))
-            head = comb_sf(k, self.w, self.rt, digits=self.dps)
+            head = (self.src.sf(k, self.dps) if self.src is not None
+                    else comb_sf(k, self.w, self.rt, digits=self.dps))
             if self.kernel == "laplace":
                 SL, SR = self.cell(k)
                 return head + (mp.exp(-t / self.s) * SL - mp.exp(t / self.s) * SR) / 2
@@ -309,7 +331,8 @@ class LatticeLaw:
         r""":math:`h^2 \operatorname{Var} M + \operatorname{Var} S` (:math:`2b^2` or :math:`\sigma^2`)."""
         with mp.workdps(self.dps):
             vs = 2 * self.s ** 2 if self.kernel == "laplace" else self.s ** 2
-            return self.h ** 2 * comb_var(self.w, self.rt, digits=self.dps) + vs
+            vm = self.src.var(self.dps) if self.src is not None else comb_var(self.w, self.rt, digits=self.dps)
+            return self.h ** 2 * vm + vs
 
 
 def _law(a, m, h, kernel, scale, digits):

@@ -68,7 +68,7 @@ class LatticeNoise(Noise):
     scale_name = ""
     infinitely_divisible = True
     symmetric_unimodal = False
-    supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares", "scipy"})
+    supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares", "scipy", "account"})
 
     def _key(self, digits):
         from .._validation import resolve_digits
@@ -96,7 +96,7 @@ class LatticeNoise(Noise):
 
     def cdf(self, t, *, digits=None):
         L = self.law(digits)
-        return each(lambda x: _round(L.sf(-mp.mpf(x)), L.d), t)   # symmetric: P(Z <= t) = P(Z > -t)
+        return each(lambda x: _round(L.sf(_neg(x, L.dps)), L.d), t)   # symmetric: P(Z <= t) = P(Z > -t)
 
     def mean_abs(self, *, digits=None):
         L = self.law(digits)
@@ -205,6 +205,12 @@ class LatticeNoise(Noise):
 
         return Shares(self, n, f"{h:g} sum_i i (NB(1/n, 1 - e^-{a:g}) - NB(1/n, 1 - e^-{a:g})) + " + smooth,
                       draw, sum_law)
+
+
+def _neg(x, dps):
+    """``-x`` parsed at the law's precision (not the ambient one: a decimal string stays exact)."""
+    with mp.workdps(dps):
+        return -mp.mpf(x)
 
 
 def _round(x, d):

@@ -52,10 +52,13 @@ def _max_loss(lf_fn, t0, t1, Delta, dx, refine=6):
     order = inside[np.argsort(loss)[::-1]]
     best, pair, seen = -math.inf, None, 0
     f1 = lambda x: float(lf_fn(np.array([x]))[0])  # noqa: E731
+    done = []
     for i in order:
         if seen >= refine:
             break
-        # skip neighbours of an already refined point
+        if any(abs(i - d) <= 2 for d in done):  # skip neighbours of an already refined point
+            continue
+        done.append(i)
         seen += 1
         window = lf[i - M:i + M + 1]
         j = i - M + int(np.argmin(window))
@@ -70,6 +73,18 @@ def _max_loss(lf_fn, t0, t1, Delta, dx, refine=6):
             r = so.minimize_scalar(lambda x, s=sg: f1(x + s * Delta) - f1(x), bounds=(xs[i] - dx, xs[i] + dx),
                                    method="bounded", options={"xatol": 1e-12 * max(1.0, abs(xs[i]))})
             cands.append((-r.fun, (r.x, r.x + sg * Delta)))
+        if abs(j - i) >= M - 1:  # the grid minimum at (or next to) the window's end: the trough may lie just
+            sg = 1 if j > i else -1   # inside it, with t free too -- maximise lf(t) - min over the last 2 dx
+
+            def inner(t, sg=sg):
+                e = t + sg * Delta
+                r = so.minimize_scalar(f1, bounds=tuple(sorted((e - sg * 2 * dx, e))), method="bounded",
+                                       options={"xatol": 1e-12 * max(1.0, abs(e))})
+                return r.fun, r.x
+
+            ro = so.minimize_scalar(lambda x: inner(x)[0] - f1(x), bounds=(xs[i] - dx, xs[i] + dx), method="bounded",
+                                    options={"xatol": 1e-11 * max(1.0, abs(xs[i]))})
+            cands.append((-ro.fun, (ro.x, inner(ro.x)[1])))
         cands.append((float(loss[np.searchsorted(inside, i)]), (xs[i], xs[j])))
         v, p = max(cands, key=lambda c: c[0])
         if v > best:

@@ -435,6 +435,10 @@ def hockey_stick_details(noise, sensitivity=1, eps=0, *, digits=12, _loss=None):
     >>> r.intervals[0][0] < 0 < r.delta < r.p_mass          # A starts in (-Delta/2, 0)
     True
     """
+    if _loss is None and getattr(noise, "kernel", None) in ("laplace", "gauss"):  # lattice laws: every real shift
+        from . import accounting_lattice
+
+        return accounting_lattice.lattice_account(noise, sensitivity, eps, digits=digits)
     if _loss is None and getattr(noise, "integer_valued", False):  # dlap, gdl, msdlap: sums over the integers
         if not getattr(noise, "symmetric_unimodal", False):  # msdlap: every shift (accounting_lattice)
             from . import accounting_lattice
@@ -514,6 +518,10 @@ def epsilon_for_delta(noise, sensitivity=1, delta=1e-6, *, digits=12):
     >>> mp.almosteq(hockey_stick(z, 1, e, digits=8), mp.mpf("1e-3"), 1e-7)
     True
     """
+    if getattr(noise, "kernel", None) in ("laplace", "gauss"):  # lattice laws: numerical, every real shift
+        from . import accounting_lattice
+
+        return mp.mpf(accounting_lattice.lattice_epsilon_for_delta(noise, sensitivity, delta))
     if getattr(noise, "integer_valued", False) and not getattr(noise, "symmetric_unimodal", False):  # msdlap
         from . import accounting_lattice
 

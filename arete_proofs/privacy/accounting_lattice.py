@@ -61,7 +61,8 @@ from .._validation import GUARD_DIGITS, PrecisionError, parse_precision, real
 
 __all__ = ["CombHockeyStick", "hockey_stick", "hockey_stick_details", "epsilon_for_delta", "delta_curve",
            "noise_pld", "ALLOW", "lattice_hockey_stick", "lattice_delta_curves", "lattice_pld", "msdlap_table",
-           "float_mixture"]
+           "float_mixture", "LatticeDelta", "lattice_account", "lattice_epsilon_for_delta",
+           "LATTICE_ACCOUNT_METHOD"]
 
 #: Added to every float64 delta of the PLD's curve (the cumulative sums' rounding is below 1e-15).
 ALLOW = 1e-14
@@ -347,8 +348,9 @@ def float_mixture(t, a, m, s, h, kernel, what):
 
 def _lattice_parts(noise):
     kernel = getattr(noise, "kernel", None)
-    if kernel not in ("laplace", "gauss"):
-        raise ValueError(f"accounting_lattice: noise {getattr(noise, 'name', noise)!r} is not a lattice law")
+    if kernel not in ("laplace", "gauss") or getattr(noise, "name", None) not in ("lattice_laplace", "lattice_gauss"):
+        raise ValueError(f"accounting_lattice: noise {getattr(noise, 'name', noise)!r} is not an MSDLap lattice law "
+                         "(lattice_laplace, lattice_gauss)")
     a, m, s, h = noise._floats()
     return kernel, a, int(m), s, h
 
@@ -485,3 +487,131 @@ def lattice_pld(noise, sensitivity=1, *, value_discretization_interval=1e-3, n_s
     dl = np.minimum(np.maximum.accumulate(dl[::-1])[::-1], 1.0)
     pmf = pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(hd, lo, hi, dl)
     return lib.PrivacyLossDistribution(pmf)
+
+
+# -- one release of a lattice law: delta maximised over every real shift (numerical) -----------------------
+#: What :func:`lattice_account` computes, said in ``arete account``'s output.
+LATTICE_ACCOUNT_METHOD = (
+    "max over every real shift |s| <= Delta: float64 curves delta_{s_j} on the grid s_j = j Delta/n (j = 0..n), "
+    "the worst grid shift re-done by exact-density quadrature (delta), and the continuity allowance for the "
+    "shifts between grid points (delta_upper); numerical, not certified")
+
+
+@dataclass(frozen=True)
+class LatticeDelta:
+    r"""``delta``: quadrature :math:`\delta_{s^*}(\varepsilon)` at the worst grid shift ``shift`` (a value attained,
+    so at most the supremum up to the quadrature error); ``delta_upper``: :math:`\max_j \delta_{s_j}(\varepsilon - c) + c'`
+    over the grid of ``n_shifts`` shifts (the supremum's numerical upper bound, :func:`lattice_pld`'s allowance);
+    ``grid_delta``: the float64 grid value at ``shift``; ``tight``: the tight epsilon used (delta = 0 at and above it).
+
+    >>> from arete_proofs.noise import make
+    >>> r = lattice_account(make("lattice_laplace", a=2, m=1, b="0.25", h=1), 1, 2, digits=6, n_shifts=40)
+    >>> bool(0 < r.delta <= r.delta_upper), r.certified
+    (True, False)
+    """
+
+    delta: object
+    delta_upper: float
+    shift: float
+    grid_delta: float
+    n_shifts: int
+    allowance: float
+    epsilon: object
+    tight: object
+    digits: int
+    certified: bool = False
+    method: str = LATTICE_ACCOUNT_METHOD
+
+
+def _allowance(kernel, D, n, sc, eps_values):
+    """``(c, c')``: the shift c in epsilon (Laplace) or the additive c' (Gaussian) of :func:`lattice_pld`."""
+    from scipy.special import ndtr
+
+    half = D / (2 * n)
+    if kernel == "laplace":
+        return half / sc, np.zeros_like(eps_values)
+    return 0.0, np.exp(eps_values) * (2 * ndtr(half / (2 * sc)) - 1)
+
+
+def _upper_curve(noise, D, eps_values, n_shifts):
+    """float64 (curves at eps, upper curve with the allowance, shifts): every shift |s| <= Delta, grid j = 0..n."""
+    kernel = _lattice_parts(noise)[0]
+    sc = _lattice_parts(noise)[3]
+    e = np.asarray(eps_values, dtype=float)
+    c, add = _allowance(kernel, D, n_shifts, sc, e)
+    shifts, both = lattice_delta_curves(noise, D, np.concatenate([e, e - c]), n_shifts=n_shifts)
+    at, shifted = both[:, :e.size], both[:, e.size:]
+    zero = np.maximum(0.0, -np.expm1(e - c))          # s_0 = 0: delta_0(eps') = (1 - e^{eps'})_+
+    upper = np.maximum(shifted.max(axis=0), zero) + add + ALLOW
+    return shifts, at, np.minimum(upper, 1.0), c if kernel == "laplace" else float(add.max(initial=0.0))
+
+
+def lattice_account(noise, sensitivity=1, eps=0, *, digits=8, n_shifts=400):
+    r"""One release of a lattice law: :math:`\delta(\varepsilon) = \sup_{|s| \le \Delta} \delta_s(\varepsilon)` (numerical).
+
+    :math:`\delta_{-s} = \delta_s` (reflect: the law is symmetric), so :math:`0 \le s \le \Delta`.  The float64
+    curves of :func:`lattice_delta_curves` on :math:`s_j = j\Delta/n` find the worst grid shift :math:`s^*`;
+    ``delta`` is :func:`lattice_hockey_stick` there (quadrature of the exact density, ``digits``), and
+    ``delta_upper`` adds the continuity allowance of :func:`lattice_pld` for the shifts between grid points
+    (Laplace: :math:`\delta_s(\varepsilon) \le \delta_{s_j}(\varepsilon - \Delta/(2nb))`; Gaussian:
+    :math:`+ e^\varepsilon \mathrm{TV}`).  Neither is certified: the float64 grid's quadrature error is not
+    bounded.  :math:`\delta = 0` at and above the tight epsilon (its upper bound).
+
+    >>> from arete_proofs.noise import make
+    >>> z = make("lattice_laplace", a=2, m=1, b="0.25", h=1)
+    >>> r = lattice_account(z, 1, 2, digits=6, n_shifts=40)        # the worst shift is not Delta (module docstring)
+    >>> bool(r.shift < 1 and r.delta > lattice_hockey_stick(z, 1, 2, shifts=[1], digits=6)[0])
+    True
+    """
+    kernel, a, m, sc, h = _lattice_parts(noise)
+    D = float(sensitivity)
+    if not (D > 0 and math.isfinite(D)):
+        raise ValueError(f"sensitivity must be positive and finite, got {sensitivity!r}")
+    n = int(n_shifts)
+    if n < 1:
+        raise ValueError(f"n_shifts must be an integer >= 1, got {n_shifts!r}")
+    with mp.workdps(30):
+        e = real(eps, "eps")
+        if not (e >= 0) or mp.isinf(e):
+            raise ValueError(f"eps must be finite and >= 0, got {mp.nstr(e, 8)}")
+    tight = noise.tight_epsilon(sensitivity, digits=10)
+    if e >= tight.upper_bound:
+        return LatticeDelta(mp.zero, 0.0, D, 0.0, n, 0.0, e, tight, int(digits))
+    shifts, at, upper, allow = _upper_curve(noise, D, [float(e)], n)
+    j = int(np.argmax(at[:, 0]))
+    s = float(shifts[j])
+    delta, _ = lattice_hockey_stick(noise, sensitivity, e, shifts=[s], digits=digits)
+    return LatticeDelta(delta, float(max(upper[0], float(delta))), s, float(at[j, 0]), n, allow, e, tight, int(digits))
+
+
+def lattice_epsilon_for_delta(noise, sensitivity=1, delta=1e-6, *, n_shifts=400, points=2001):
+    r"""Smallest :math:`\varepsilon` on a grid with ``delta_upper`` :math:`\le \delta` (:func:`lattice_account`'s upper curve; numerical).
+
+    The upper curve on ``points`` values of :math:`[0, \varepsilon^*]`, then once more on the bracketing cell;
+    the value returned is the grid point at or above the crossing (an upper estimate, not certified).
+
+    >>> from arete_proofs.noise import make
+    >>> z = make("lattice_laplace", a=2, m=1, b="0.25", h=1)
+    >>> e = lattice_epsilon_for_delta(z, 1, "1e-2", n_shifts=40, points=201)
+    >>> 0 < e < float(z.tight_epsilon(1, digits=8).epsilon)
+    True
+    """
+    with mp.workdps(30):
+        target = real(delta, "delta")
+        if not 0 < target < 1:
+            raise ValueError(f"delta must be in (0, 1), got {mp.nstr(target, 8)}")
+    target = float(target)
+    D = float(sensitivity)
+    top = float(noise.tight_epsilon(sensitivity, digits=10).upper_bound)
+    lo, hi = 0.0, top
+    for _ in range(2):
+        grid = np.linspace(lo, hi, int(points))
+        _, _, upper, _ = _upper_curve(noise, D, grid, int(n_shifts))
+        ok = np.nonzero(upper <= target)[0]
+        if ok.size == 0:
+            return top
+        i = int(ok[0])
+        if i == 0:
+            return float(grid[0])
+        lo, hi = float(grid[i - 1]), float(grid[i])
+    return hi

@@ -53,6 +53,32 @@ value is a lower bound found to the working precision and agrees with a finer gr
 :math:`R(t)` of the comb correction to :math:`f_\infty`, which satisfies
 :math:`R(t + wh) = e^{-\theta w} R(t)`: its supremum past :math:`T'` is read on one period.
 
+**The transformed GDL** (:func:`tight_epsilon_transformed_gdl`): :math:`M \sim \mathrm{GDL}(\beta, a)`
+(:mod:`arete_proofs.distributions.transformed_gdl`), Laplace smoothing, so the window part is the same
+exact lattice-point reduction.  Its tail is :math:`p_k = C k^{\beta-1}e^{-ak}(1+O(1/k))`, not a
+periodic-exponential profile when :math:`\beta \ne 1`.  *Tail limit.*  For fixed :math:`J`,
+:math:`p_{k+j}/p_k \to e^{-aj}` uniformly in :math:`|j| \le J` (the polynomial factor's ratio tends to 1),
+and the Laplace kernel's weights decay geometrically away from :math:`t/h` on both sides
+(:math:`h/b > a`), so :math:`f(t + u)/f(t) \to f_\infty(t+u)/f_\infty(t)` uniformly in :math:`|u| \le \Delta` along
+:math:`t \to \infty` within a fixed phase, with :math:`f_\infty(t) = \sum_k e^{-ak}g(t - hk)`: the loss tends to
+the loss :math:`L` of the pure exponential limit law (one period, the same candidates), and
+:math:`\varepsilon^* \ge L`.  But the approach is only :math:`O(1/t)` (the polynomial factor), so no window
+with an explicit remainder reaches 12 digits.  *The direction, proved by post-processing* (adding
+independent noise never increases the privacy loss of any shift): write :math:`Y_\beta = h\,\mathrm{GDL}(\beta, a) + \mathrm{Laplace}(b)`.
+GDL is closed under summation in :math:`\beta`, so
+
+* :math:`\beta \ge 1`: :math:`Y_\beta = Y_1 + h\,\mathrm{GDL}(\beta - 1, a)` (independent), hence
+  :math:`L \le \varepsilon^*(Y_\beta) \le \varepsilon^*(Y_1)`, and :math:`Y_1 = ` ``lattice_laplace(a, 1, b, h)``, whose tight
+  epsilon is exact (above) with the *same* tail limit :math:`L` (DLap's profile is the pure exponential).  When
+  :math:`\varepsilon^*(Y_1) = L` (its supremum is the tail limit, not attained) this gives
+  :math:`\varepsilon^*(Y_\beta) = L` exactly: the loss approaches :math:`L` from below and never exceeds it.
+  Otherwise the result is the bracket :math:`[\max(W, L), \varepsilon^*(Y_1)]` (``W`` the window maximum).
+* :math:`\beta < 1`: :math:`Y_1 = Y_\beta + h\,\mathrm{GDL}(1 - \beta, a)`, hence :math:`\varepsilon^*(Y_\beta) \ge \varepsilon^*(Y_1) \ge L`:
+  the supremum is at least the DLap one, approached from above.  The reported value is
+  :math:`\max(W, L, \varepsilon^*(Y_1))` over the window :math:`0 \le t \le T`; that nothing past :math:`T` exceeds it is
+  **not proved** here (the loss past the window decreases towards :math:`L` in the measurements:
+  ``tail_gap``); the proved upper bound is :math:`\Delta/b` (the Laplace part alone).
+
 >>> r = tight_epsilon_lattice_laplace("5", 8, "0.0625", "0.125", 1, digits=8)   # Theorem 21, eps = 6
 >>> 5.3 < r.epsilon < 5.35 and r.epsilon < 6                                      # private with room
 True
@@ -70,7 +96,8 @@ from ..distributions.comb import msdlap_components, tail_error_bound
 from ..distributions.lattice import LatticeLaw, theorem21_parameters
 
 __all__ = ["LatticeTight", "tight_epsilon_lattice", "tight_epsilon_lattice_laplace",
-           "tight_epsilon_lattice_gauss", "tight_epsilon_theorem21", "EVERY_REAL_SHIFT"]
+           "tight_epsilon_lattice_gauss", "tight_epsilon_theorem21", "EVERY_REAL_SHIFT", "TransformedGDLTight",
+           "tight_epsilon_transformed_gdl"]
 
 #: The shift reduction of a smoothed lattice law (this module).
 EVERY_REAL_SHIFT = (
@@ -412,3 +439,64 @@ def tight_epsilon_theorem21(eps, Delta=1, *, digits=12):
     """
     a, m, b, h = theorem21_parameters(eps, Delta)
     return tight_epsilon_lattice_laplace(a, m, b, h, Delta, digits=digits)
+
+
+@dataclass(frozen=True)
+class TransformedGDLTight(LatticeTight):
+    r""":class:`LatticeTight` of a transformed GDL with the DLap comparison ``dlap`` (:math:`\varepsilon^*(Y_1)`), ``beta``, and
+    ``tail_gap``: the largest candidate loss on the window's last ten lattice points minus :math:`L`
+    (negative for :math:`\beta > 1`, positive and shrinking for :math:`\beta < 1`; module docstring).
+
+    >>> r = tight_epsilon_transformed_gdl("2", "0.5", "0.125", "0.25", 1, digits=6)
+    >>> r.certified, r.epsilon == r.tail_limit, r.tail_gap < 0       # beta > 1: the tail limit, from below
+    (True, True, True)
+    """
+
+    dlap: object = None
+    beta: object = None
+    tail_gap: object = None
+
+
+def tight_epsilon_transformed_gdl(beta, a, b, h, Delta=1, *, digits=12, window=None):
+    r"""Tight epsilon of :math:`h\,\mathrm{GDL}(\beta, a) + \mathrm{Laplace}(b)` over every real shift :math:`|s| \le \Delta` (module docstring).
+
+    ``window``: lattice points :math:`K` of the window :math:`0 \le t \le Kh` (default
+    :math:`\max(400, 40\lceil\Delta/h\rceil)`).  ``certified``: True when :math:`\beta \ge 1` and the bracket
+    closes (then ``epsilon`` is exact), False otherwise.
+
+    >>> r = tight_epsilon_transformed_gdl("0.5", "0.5", "0.125", "0.25", 1, digits=6)
+    >>> r.epsilon >= r.dlap >= r.tail_limit and not r.certified          # beta < 1: at least the DLap value
+    True
+    """
+    from ..distributions.transformed_gdl import GDLSource
+
+    d = resolve_digits(digits)
+    src = GDLSource(beta, a)
+    law = LatticeLaw(None, None, h, kernel="laplace", scale=b, digits=d + 5, source=src)
+    lim = LatticeLaw(None, None, h, kernel="laplace", scale=b, digits=d + 5, limit=True, source=src)
+    y1 = tight_epsilon_lattice([a], [1], h, "laplace", b, Delta, digits=d)
+    with mp.workdps(law.dps):
+        D = positive(Delta, "Delta")
+        hh = law.h
+        L, Lpair = _laplace_candidates(lim, D, range(0, 1), range(0, 1))
+        F = int(mp.floor(D / hh)) + 1
+        K = int(window) if window is not None else max(400, 40 * int(mp.ceil(D / hh)))
+        if K < 10:
+            raise ValueError(f"window must be an integer >= 10, got {window!r}")
+        law.use_table(K + 2 * F + law.margin() + 2)
+        law.fill_cells(-F - 2, K + F + 1)
+        W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
+        end, _ = _laplace_candidates(law, D, range(K - 10, K + 1), range(K - 10, K + 1))
+        tol = mp.mpf(10) ** (-(d + 3))
+        if src.beta >= 1:
+            lower, upper = max(W, L), mp.mpf(y1.upper_bound)
+            certified = upper - lower <= mp.mpf(10) ** (-(d + 2))
+            eps = lower
+        else:
+            lower = max(W, L, mp.mpf(y1.lower_bound))
+            eps, upper, certified = lower, D / law.s, False
+        attained = W > L + tol
+    return TransformedGDLTight(epsilon=eps, lower_bound=lower, upper_bound=upper, witness=pair if attained else mp.inf,
+                               attained=attained, tail_limit=L, tail_pair=Lpair, window_max=W, T=K * hh, Delta=Delta,
+                               digits=d, kernel="laplace", certified=bool(certified), dlap=y1.epsilon, beta=src.beta,
+                               tail_gap=end - L)

@@ -71,6 +71,8 @@ The modules, by concern (everything listed in ``__all__`` is re-exported here):
 * ``hm25`` -- the 2025 paper's (Harrison & Manurangsi, FORC 2025, reconstructed) literal
   readings that are false, as variants of its registry records refuted with a counterexample:
   ``HM25_CHECKS`` (run them with ``run(HM25_OBSERVATION_IDS)``);
+* ``hm25_msdlap`` -- how tight the 2025 paper's Theorems 16, 18 and 21 are (the tail limit, the unused
+  budget), also in ``HM25_CHECKS``;
 * ``table`` -- ``CHECKS``,
   ``OBSERVATION_IDS`` and :func:`run`.
 """

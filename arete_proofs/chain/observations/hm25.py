@@ -15,6 +15,9 @@ id                                  verdict  in short
 ``hm25-corollary-14-beta-gt-Delta`` fails    a Delta + ln(Delta/beta) without beta < 1: false for beta > Delta
 ==================================  =======  ===========================================================
 
+:data:`HM25_CHECKS` also holds the observations of ``hm25_msdlap`` on how tight Theorems 16, 18
+and 21 are (``hm25-theorem-16-tail``, ``hm25-theorem-18-room``, ``hm25-theorem-21-budget``).
+
 >>> v = literal_variants()["hm25-corollary-14-beta-gt-Delta"]
 >>> v.base, [str(h) for h in v.hypotheses if "beta" in str(h)]
 ('hm25-corollary-14', ['beta > 0', 'beta > Delta'])
@@ -31,6 +34,7 @@ from ..gdl_symbols import L13, a_GDL, beta, delta_GDL
 from ..registry import REGISTRY
 from ..symbols import Delta
 from ._common import Observation
+from .hm25_msdlap import MSDLAP_CHECKS
 
 __all__ = ["literal_variants", "HM25_CHECKS", "HM25_OBSERVATION_IDS", "check_hm25_theorem_13_literal",
            "check_hm25_theorem_13_beta_gt_1", "check_hm25_corollary_14_beta_gt_delta"]
@@ -123,6 +127,7 @@ HM25_CHECKS = {
     "hm25-theorem-13-literal": check_hm25_theorem_13_literal,
     "hm25-theorem-13-beta-gt-1": check_hm25_theorem_13_beta_gt_1,
     "hm25-corollary-14-beta-gt-Delta": check_hm25_corollary_14_beta_gt_delta,
+    **MSDLAP_CHECKS,   # Theorems 16, 18, 21: how tight (module hm25_msdlap)
 }
 
 #: The 2025 paper's observation ids.

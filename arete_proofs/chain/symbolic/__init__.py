@@ -44,22 +44,24 @@ decide a sign counts as *not holding* (the step says so), never as a pass.
 
 Checks (ids as in the registry's ``symbolic`` fields):
 
-==============================  ================================================
-``lemma-2/symmetry``            Cor. 13: the characteristic function is real and even
-``lemma-3/moments``             Section 4.3: E|Z| and Var Z of Lemma 3
-``lemma-28/maximiser``          Lemma 28: t*, concavity of ln g, kappa >= t*
-``lemma-18/step``               C.3: Lemmas 16 and 17 imply Lemma 18
-``note-2/bernoulli``            Note 2: (1 + x)^alpha <= 1 + alpha x
-``note-2/gamma``                Note 2: Euler's product gives Gamma(alpha) <= 1/alpha
-``lemma-19/algebra``            C.4: (8), (9) and the exponent with k_alpha, k_theta, k_lambda
-``lemma-19/threshold``          C.4 (10): eps >= 20 + 4 ln Delta
-``lemma-19/assumptions``        C.4 (9) for the paper's parameters
-``lemma-27/normalisation``      Lemma 27: a(gamma) normalises the Staircase density
-``lemma-3-mean-abs/algebra``    Lemma 3 with rates, E|Z|: (8) at theta = Delta
-``lemma-3-variance/algebra``    Lemma 3 with rates, Var Z: (8) at theta = Delta
-``hm25-theorem-13/pmf-ratio``   HM25 Theorem 13: L = ln p(0)/p(Delta); beta = 1 gives a Delta
-``hm25-theorem-15/algebra``     HM25 Theorem 15: Corollary 14 gives eps; beta < 1; Var bound
-==============================  ================================================
+================================  ================================================
+``lemma-2/symmetry``              Cor. 13: the characteristic function is real and even
+``lemma-3/moments``               Section 4.3: E|Z| and Var Z of Lemma 3
+``lemma-28/maximiser``            Lemma 28: t*, concavity of ln g, kappa >= t*
+``lemma-18/step``                 C.3: Lemmas 16 and 17 imply Lemma 18
+``note-2/bernoulli``              Note 2: (1 + x)^alpha <= 1 + alpha x
+``note-2/gamma``                  Note 2: Euler's product gives Gamma(alpha) <= 1/alpha
+``lemma-19/algebra``              C.4: (8), (9) and the exponent with k_alpha, k_theta, k_lambda
+``lemma-19/threshold``            C.4 (10): eps >= 20 + 4 ln Delta
+``lemma-19/assumptions``          C.4 (9) for the paper's parameters
+``lemma-27/normalisation``        Lemma 27: a(gamma) normalises the Staircase density
+``lemma-3-mean-abs/algebra``      Lemma 3 with rates, E|Z|: (8) at theta = Delta
+``lemma-3-variance/algebra``      Lemma 3 with rates, Var Z: (8) at theta = Delta
+``hm25-theorem-13/pmf-ratio``     HM25 Theorem 13: L = ln p(0)/p(Delta); beta = 1 gives a Delta
+``hm25-theorem-15/algebra``       HM25 Theorem 15: Corollary 14 gives eps; beta < 1; Var bound
+``hm25-variance-msdlap/algebra``  HM25 variances: DLap, MSDLap S2(m), GDL; e^a Var's limit
+``hm25-theorem-21/variance``      HM25 Theorem 21: the variance's parts and its limit 2e/3 + 1/2
+================================  ================================================
 
 The modules, by concern (everything listed in ``__all__`` is re-exported here):
 
@@ -75,6 +77,7 @@ The modules, by concern (everything listed in ``__all__`` is re-exported here):
 * ``staircase`` -- Lemma 27's normalisation;
 * ``rates`` -- Lemma 3 with rates (the algebra replacing Lemma 19's (8)-(10), ball certificate);
 * ``hm25`` -- the 2025 paper's GDL algebra (Theorems 13 and 15, Harrison & Manurangsi);
+* ``hm25_variance`` -- its variance formulas (GDL, MSDLap, Theorem 21's limit);
 * ``table`` -- ``CHECKS`` and :func:`run`.
 
 >>> import sympy as sp

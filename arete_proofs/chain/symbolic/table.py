@@ -6,7 +6,7 @@ the checks themselves are in :mod:`~arete_proofs.chain.symbolic.distribution`,
 :mod:`~arete_proofs.chain.symbolic.note_2`,
 :mod:`~arete_proofs.chain.symbolic.lemma_19`,
 :mod:`~arete_proofs.chain.symbolic.staircase`,
-:mod:`~arete_proofs.chain.symbolic.rates` and ``hm25`` (the 2025 paper).
+:mod:`~arete_proofs.chain.symbolic.rates`, ``hm25`` and ``hm25_variance`` (the 2025 paper).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from ._proof import SymbolicCheck, SymbolicResult
 from .distribution import moments_check, symmetry_check
 from .hm25 import theorem_13_check, theorem_15_check
+from .hm25_variance import hm25_variances_check, theorem_21_variance_check
 from .lemma_19 import algebra_check, assumptions_check, threshold_check
 from .note_2 import bernoulli_check, gamma_check
 from .ratio_bound import lemma18_step_check, maximiser_check
@@ -48,6 +49,10 @@ _CHECK_LIST = [
                   theorem_13_check),
     SymbolicCheck("hm25-theorem-15/algebra", "HM25 Theorem 15: Corollary 14 gives eps; eps > 2 + ln Delta iff beta < 1; "
                   "Var <= (e^2/2) Delta^3 e^-eps", theorem_15_check),
+    SymbolicCheck("hm25-variance-msdlap/algebra", "HM25 variances: DLap 1/(cosh a - 1), MSDLap S2(m)/(cosh a - 1), GDL "
+                  "beta/(cosh a - 1); e^a/(cosh a - 1) = 2/(1 - e^-a)^2", hm25_variances_check),
+    SymbolicCheck("hm25-theorem-21/variance", "HM25 Theorem 21: h^2 Var M + 2 b^2 is the formula; its limit is "
+                  "2e/3 + 1/2", theorem_21_variance_check),
 ]
 
 #: check id -> :class:`SymbolicCheck` (call it for a :class:`SymbolicResult`).
