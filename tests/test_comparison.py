@@ -3,8 +3,10 @@ and ``arete compare --families``.
 
 Independent checks: the Laplace and Staircase entries are recomputed from Lemma 26 / Lemma 27's
 closed forms; the discrete staircase's from brute-force pmf sums (no closed form); DLap's from
-1/sinh a; the floors (the Staircase, the discrete staircase) are checked to be below every entry
-whose tight epsilon is within the target.
+1/sinh a; MSDLap's E|Z| (Delta <= 10) from a direct convolution of the DLap pmfs; the optimised rows'
+tight epsilons recomputed by the exact engines at the recorded parameters; the floors (the
+Staircase, the discrete staircase) are checked to be below every entry whose tight epsilon is
+within the target.
 """
 
 from __future__ import annotations
@@ -61,12 +63,71 @@ def _check(doc):
             assert x["certified"] is True and float(x["epsilon"]) <= e * (1 + 1e-9), (e, D, part)
             assert float(x["mean_abs"]) >= floor_m * (1 - 1e-9), (e, D, part)
             assert float(x["variance"]) >= floor_v * (1 - 1e-9), (e, D, part)
+        assert r["msdlap"]["mean_abs"] is not None and r["msdlap"]["certified"] is True
+        for part in ("msdlap_opt", "msdlap_opt_var", "gdl_opt", "gdl_opt_var"):
+            assert float(r[part]["epsilon"]) <= e * (1 + 1e-9), (e, D, part)
+            assert float(r[part]["mean_abs"]) <= float(r["dlap"]["mean_abs"]) * (1 + 1e-9)   # DLap is a candidate
+        assert float(r["msdlap_opt"]["mean_abs"]) <= float(r["msdlap"]["mean_abs"]) * (1 + 1e-9)  # so is Thm 16
+        assert float(r["msdlap_opt_var"]["variance"]) <= float(r["msdlap"]["variance"]) * (1 + 1e-9)
         if D <= 10:   # the discrete staircase's E|Z| by a brute-force sum of its pmf
             rr = int(r["dstaircase"]["r"])
             with mp.workdps(30):
                 K = int(D * (80 / e + 3))
                 m1 = 2 * sum(k * ds.pmf(k, e, D, rr, digits=25) for k in range(1, K))
             assert abs(float(m1) / floor_m - 1) < 1e-10
+
+
+def _convolution_mean_abs(a, m, K=600):
+    import numpy as np
+
+    k = np.arange(-K, K + 1)
+    p1 = np.tanh(a / 2) * np.exp(-a * np.abs(k))
+    p = np.array([1.0])
+    for i in range(1, m + 1):
+        q = np.zeros(i * (2 * K) + 1)
+        q[::i] = p1
+        p = np.convolve(p, q)
+    n = (len(p) - 1) // 2
+    return float((np.abs(np.arange(-n, n + 1)) * p).sum())
+
+
+def test_msdlap_mean_abs_by_convolution():
+    for r in comparison.load()["discrete"]["rows"]:
+        e, D = float(r["eps"]), int(r["Delta"])
+        if D <= 10 and e <= 15:
+            assert abs(float(r["msdlap"]["mean_abs"]) / _convolution_mean_abs(e, D) - 1) < 1e-10, (e, D)
+
+
+def test_optimised_rows_recomputed_tight_epsilon():
+    from arete_proofs.privacy.tight_discrete import tight_epsilon_msdlap
+    from arete_proofs.privacy.tight_gdl import tight_epsilon
+
+    ratios = []
+    for r in comparison.load()["discrete"]["rows"]:
+        e, D = float(r["eps"]), int(r["Delta"])
+        for part in ("gdl_opt", "gdl_opt_var"):
+            x = r[part]
+            assert float(tight_epsilon(x["beta"], x["a"], D, digits=12).epsilon) <= e * (1 + 1e-10), (e, D, part)
+        for part in ("msdlap_opt", "msdlap_opt_var"):
+            x = r[part]
+            assert float(tight_epsilon_msdlap(x["a"], x["m"], D, digits=10).epsilon) <= e * (1 + 1e-10), (e, D, part)
+        ratios += [float(r[p]["mean_abs"]) / float(r["dstaircase"]["mean_abs"]) for p in ("gdl_opt", "msdlap_opt")]
+        ratios += [float(r[p]["variance"]) / float(r["dstaircase_var"]["variance"])
+                   for p in ("gdl_opt_var", "msdlap_opt_var")]
+    assert min(ratios) >= 1 - 1e-9                    # the discrete staircase is the floor
+
+
+def test_theorem21_rows_up_to_the_cut():
+    from arete_proofs.distributions.lattice import theorem21_parameters
+
+    for r in comparison.load()["continuous"]["rows"]:
+        e = float(r["eps"])
+        m = theorem21_parameters(int(e), 1)[1]
+        x = r["theorem21"]
+        if m <= ncomp.THEOREM21_M_MAX:
+            assert x["certified"] is True and "tight_lattice" in x["how"] and x["mean_abs"] is not None, e
+        else:
+            assert x.get("epsilon") is None or "frontier" in x["how"], e
 
 
 def test_the_shipped_file_is_consistent():
@@ -85,6 +146,11 @@ def test_a_tampered_entry_is_caught():
         _check(doc)
     doc = copy.deepcopy(comparison.load())
     doc["continuous"]["rows"][3]["theorem21"]["mean_abs"] = "1e-9"      # below the Staircase's floor
+    with pytest.raises(AssertionError):
+        _check(doc)
+    doc = copy.deepcopy(comparison.load())
+    row = next(r for r in doc["discrete"]["rows"] if r["Delta"] == 1000 and float(r["eps"]) == 10)
+    row["msdlap_opt"]["mean_abs"] = repr(float(row["dstaircase"]["mean_abs"]) * 0.99)   # below the floor
     with pytest.raises(AssertionError):
         _check(doc)
 

@@ -113,6 +113,7 @@ MODULES = [
     "chain.symbolic.hm25_variance",
     "mechanisms.modular",
     "privacy.optimize_lattice",
+    "privacy.optimize_discrete",
     "privacy.lattice_large",
     "walkthrough.frontier",
     "distributions.discrete_staircase",

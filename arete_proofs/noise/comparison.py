@@ -7,8 +7,11 @@ whether it is ``certified`` (closed form or exact reduction), and ``how`` it was
 * ``dlap``: DLap(:math:`a = \varepsilon/\Delta`), :math:`\varepsilon^* = a\Delta` exactly;
 * ``gdl``: Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`, :math:`a = 2/\Delta` where its hypothesis
   :math:`\varepsilon > 2 + \ln\Delta` holds (:mod:`arete_proofs.privacy.tight_gdl`);
-* ``msdlap``: Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (:mod:`arete_proofs.privacy.tight_discrete`;
-  only the variance for :math:`m >` :data:`MSDLAP_M_MAX`);
+* ``msdlap``: Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (:mod:`arete_proofs.privacy.tight_discrete`,
+  :math:`E|Z|` by :func:`arete_proofs.privacy.optimize_discrete.msdlap_mean_abs`; only the variance for
+  :math:`m >` :data:`MSDLAP_M_MAX`);
+* ``gdl_opt``, ``msdlap_opt`` (and ``*_opt_var``): the least :math:`E|Z|` (variance) at exact tight epsilon
+  :math:`\le \varepsilon` (:mod:`arete_proofs.privacy.optimize_discrete`);
 * ``discrete_staircase`` at its optimal :math:`r` (:mod:`arete_proofs.noise.discrete_staircase`);
 * ``lattice_laplace``: Theorem 21 (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`, certified;
   only the variance for :math:`m >` :data:`THEOREM21_M_MAX`);
@@ -27,12 +30,13 @@ from mpmath import mp
 
 __all__ = ["THEOREM21_M_MAX", "MSDLAP_M_MAX", "FAMILY_ROWS", "DISCRETE_PARTS", "discrete_part", "family_entry"]
 
-#: Theorem 21's tight epsilon is computed for m <= this (eps <= 8; at m = 55 it took 344 s on a loaded machine)
-THEOREM21_M_MAX = 15
-#: MSDLap's E|Z| and tight epsilon are computed for m = Delta <= this (m = 100 takes minutes)
-MSDLAP_M_MAX = 10
-#: the integer entries of :func:`discrete_part`
-DISCRETE_PARTS = ("dlap", "gdl", "msdlap", "dstaircase", "dstaircase_var")
+#: Theorem 21's tight epsilon is computed for m <= this (eps <= 16; m = 245 takes about a minute of CPU)
+THEOREM21_M_MAX = 250
+#: MSDLap's E|Z| and tight epsilon are computed for m = Delta <= this (every Delta of the discrete table)
+MSDLAP_M_MAX = 1000
+#: the integer entries of :func:`discrete_part` (``*_opt``: optimised for E|Z|, ``*_opt_var``: for the variance)
+DISCRETE_PARTS = ("dlap", "gdl", "gdl_opt", "gdl_opt_var", "msdlap", "msdlap_opt", "msdlap_opt_var", "dstaircase",
+                  "dstaircase_var")
 
 
 def _s(x, digits=15):
@@ -72,12 +76,31 @@ def discrete_part(eps, Delta, part, *, digits=8):
             if D > MSDLAP_M_MAX:
                 out.update(mean_abs=None, epsilon=None, certified=False,
                            how=f"variance closed form only (Theorem 16: S2(m)/(cosh a - 1)); m = {D} > "
-                               f"{MSDLAP_M_MAX}: the comb engine takes minutes (E|Z| and eps* not run; "
+                               f"{MSDLAP_M_MAX}: E|Z| and eps* not run; "
                                "Theorem 16 proves eps* <= a)")
                 out["seconds"] = round(time.perf_counter() - t0, 2)
                 return out
+            from ..privacy.optimize_discrete import msdlap_mean_abs
+
             r = z.tight_epsilon(Delta=D, digits=digits)
-            out["how"] = "distributions.comb (partial fractions) + privacy.tight_discrete (window + exact tail limit)"
+            out.update(mean_abs=_s(msdlap_mean_abs(eps, D, digits=12)), epsilon=_s(r.epsilon, digits), certified=True,
+                       digits=digits, seconds=round(time.perf_counter() - t0, 2),
+                       how="privacy.optimize_discrete.msdlap_mean_abs (characteristic function, aliasing bound) + "
+                           "privacy.tight_discrete (exact)")
+            return out
+        elif part in ("gdl_opt", "gdl_opt_var", "msdlap_opt", "msdlap_opt_var"):
+            from ..privacy import optimize_discrete as od
+
+            fn = od.optimize_gdl if part.startswith("gdl") else od.optimize_msdlap
+            o = fn(eps, D, objective="variance" if part.endswith("_var") else "mean_abs", digits=digits)
+            o.pop("objective")
+            out = {k: (int(v) if k == "m" else v if isinstance(v, (str, dict)) else _s(v, digits if k == "epsilon" else 15))
+                   for k, v in o.items()}
+            out["tried"] = {str(k): repr(v) for k, v in o.get("tried", {}).items()} or None
+            if out["tried"] is None:
+                out.pop("tried")
+            out.update(certified=True, digits=digits, seconds=round(time.perf_counter() - t0, 2))
+            return out
         elif part in ("dstaircase", "dstaircase_var"):
             from ..noise.discrete_staircase import DiscreteStaircaseNoise
 
@@ -126,7 +149,7 @@ def family_entry(name, eps, Delta=1, *, objective="mean_abs", digits=8):
             part = "dstaircase_var"
         return {**head, **discrete_part(eps, int(D), part, digits=digits)}
     if name == "lattice_laplace":
-        from ..distributions.lattice import lattice_laplace, theorem21_parameters
+        from ..distributions.lattice import theorem21_parameters
         from ..privacy.tight_lattice import tight_epsilon_theorem21
 
         e_arg = int(E) if E == int(E) else eps
@@ -143,10 +166,13 @@ def family_entry(name, eps, Delta=1, *, objective="mean_abs", digits=8):
                        how=f"variance closed form only: m = {m} > {THEOREM21_M_MAX} (the tight-epsilon engine "
                            "takes many minutes; not run)")
         else:
+            from ..privacy.optimize_discrete import theorem21_mean_abs
+
             r = tight_epsilon_theorem21(e_arg, d_arg, digits=digits)
-            z = lattice_laplace(a, m, b, h, digits=12)
-            out.update(mean_abs=_s(z.mean_abs()), epsilon=_s(r.epsilon, digits), certified=bool(r.certified),
-                       how="Theorem 21 + privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction)")
+            out.update(mean_abs=_s(theorem21_mean_abs(a, m, b, h, digits=12)), epsilon=_s(r.epsilon, digits),
+                       certified=bool(r.certified),
+                       how="Theorem 21 + privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction); "
+                           "E|Z| by privacy.optimize_discrete.theorem21_mean_abs")
         out["seconds"] = round(time.perf_counter() - t0, 2)
         return out
     from ..noise import FAMILIES

@@ -15,16 +15,20 @@ r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\o
   beyond.json where it has one, else computed here by :func:`arete_proofs.privacy.optimize.optimize`;
 * **Theorem 21** (``lattice_laplace`` at :func:`arete_proofs.distributions.lattice.theorem21_parameters`)
   with its certified tight epsilon (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`)
-  where :math:`m = \lceil e^{\varepsilon/3}\rceil \le` :data:`~arete_proofs.noise.comparison.THEOREM21_M_MAX` (the engine takes minutes beyond),
-  else its variance only (closed form :math:`h^2 S_2(m)/(\cosh a - 1) + 2b^2`);
+  and :math:`E|Z|` (:func:`arete_proofs.privacy.optimize_discrete.theorem21_mean_abs`) where
+  :math:`m = \lceil e^{\varepsilon/3}\rceil \le` :data:`~arete_proofs.noise.comparison.THEOREM21_M_MAX`
+  (:math:`\varepsilon \le 16`; about a minute of CPU at :math:`m = 245`), beyond that read from ``frontier.json``
+  where it has the row, else its variance only (closed form :math:`h^2 S_2(m)/(\cosh a - 1) + 2b^2`);
 * **lattice + Gaussian** optimised, read from ``docs/data/frontier.json`` (:mod:`arete_proofs.walkthrough.frontier`):
   its tight epsilon is **not certified**.
 
 **Discrete table** (integer :math:`\Delta \in \{1, 10, 100, 1000\}`, :math:`\varepsilon \in \{2, 5, 10, 15, 20\}`):
 **DLap** :math:`(a = \varepsilon/\Delta)`, **GDL** at Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`,
 :math:`a = 2/\Delta` (only where its hypothesis :math:`\varepsilon > 2 + \ln\Delta` holds), **MSDLap** at
-Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (its :math:`E|Z|` and tight epsilon only for
-:math:`\Delta \le` :data:`~arete_proofs.noise.comparison.MSDLAP_M_MAX`: the comb engine takes minutes at :math:`m = 100`), against the
+Theorem 16's :math:`a = \varepsilon`, :math:`m = \Delta` (:math:`E|Z|` by
+:func:`arete_proofs.privacy.optimize_discrete.msdlap_mean_abs`), and **optimised** GDL and MSDLap (least
+:math:`E|Z|` and least variance at exact tight epsilon :math:`\le \varepsilon`,
+:mod:`arete_proofs.privacy.optimize_discrete`), against the
 **discrete staircase** (:mod:`arete_proofs.distributions.discrete_staircase`) at its :math:`E|Z|`- and
 variance-optimal :math:`r`.  Every discrete tight epsilon is exact (closed forms, integer step counts or
 the comb's window plus exact tail limit).
@@ -78,6 +82,8 @@ _LABELS = {"laplace": "Laplace", "staircase": "Staircase (E|Z|-opt.)", "staircas
            "arete_var": "Arete, optimised for Var", "arete_gauss": "Arete + Gaussian (E|Z|-opt.)",
            "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian (opt.)",
            "dlap": "DLap(eps/Delta)", "gdl": "GDL (Theorem 15)", "msdlap": "MSDLap (Theorem 16)",
+           "gdl_opt": "GDL opt. E|Z|", "gdl_opt_var": "GDL opt. Var", "msdlap_opt": "MSDLap opt. E|Z|",
+           "msdlap_opt_var": "MSDLap opt. Var",
            "dstaircase": "discrete staircase (E|Z|-opt. r)", "dstaircase_var": "discrete staircase (Var-opt. r)"}
 
 
@@ -200,7 +206,7 @@ def compute(eps_values=EPS, *, discrete_eps=DISCRETE_EPS, deltas=DISCRETE_DELTAS
     tasks = [("c", float(e), 1, p, digits) for e in eps_values for p in parts if p in CONTINUOUS]
     tasks += [("d", float(e), int(D), p, digits) for D in deltas for e in discrete_eps for p in parts
               if p in DISCRETE]
-    slow = ("arete_var", "theorem21", "msdlap", "gdl")
+    slow = ("arete_var", "theorem21", "msdlap_opt", "msdlap_opt_var", "gdl_opt", "gdl_opt_var", "msdlap", "gdl")
     tasks.sort(key=lambda t: (t[3] not in slow, -t[2], -t[1]))
     _log(f"{len(tasks)} entries, {workers} worker(s)")
     if workers > 1:
