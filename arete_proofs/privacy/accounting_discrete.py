@@ -129,11 +129,16 @@ class GDLLaw:
 
 
 def _check(noise, sensitivity, eps, digits):
-    from . import tight_gdl
-
     if not getattr(noise, "integer_valued", False) or not getattr(noise, "symmetric_unimodal", False):
         raise ValueError(f"accounting_discrete: noise {getattr(noise, 'name', noise)!r} is not an integer-valued "
                          "symmetric unimodal family")
+    return _arguments(sensitivity, eps, digits)
+
+
+def _arguments(sensitivity, eps, digits):
+    """``(digits, Delta, eps)`` checked: an integer sensitivity, a finite eps >= 0 (or ``None``)."""
+    from . import tight_gdl
+
     d = tight_gdl._digits(digits)
     D = tight_gdl._Delta(sensitivity)
     e = None

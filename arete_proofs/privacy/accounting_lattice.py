@@ -98,17 +98,9 @@ def _components(noise):
 
 
 def _check(noise, sensitivity, eps, digits):
-    from . import tight_gdl
+    from .accounting_discrete import _arguments
 
-    d = tight_gdl._digits(digits)
-    D = tight_gdl._Delta(sensitivity)
-    e = None
-    if eps is not None:
-        with mp.workdps(parse_precision(d)):
-            e = real(eps, "eps")
-            if not (e >= 0) or mp.isinf(e):
-                raise ValueError(f"eps must be finite and >= 0, got {mp.nstr(e, 8)}")
-    return d, D, e
+    return _arguments(sensitivity, eps, digits)
 
 
 class _Table:
