@@ -10,8 +10,10 @@ the least :math:`E|Z|` of *every* :math:`\varepsilon`-DP additive noise):
 * **Theorem 21** of the follow-up paper (``lattice_laplace`` with
   :func:`arete_proofs.distributions.lattice.theorem21_parameters`), its certified tight epsilon
   (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`: exact lattice-point reduction);
-* **lattice + Gaussian** optimised by :mod:`arete_proofs.privacy.optimize_lattice` and confirmed
-  by the exact engine, whose window is a numerical maximisation: **not certified**.
+* **lattice + Gaussian** optimised by :mod:`arete_proofs.privacy.optimize_lattice` (a float64 search),
+  then **certified** by :func:`certify_rows` (``--certify``: a proved enclosure of the tight epsilon over
+  every shift, :func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss`, that anyone can re-check)
+  where :math:`m` is small enough; rows above that are float64 estimates, starred in the table.
 
 :func:`compute` runs the rows (``--workers`` processes; minutes per eps) and records how each entry
 was made (command, digits, seconds); the docs read the shipped JSON (:func:`load`) and the page's
@@ -44,10 +46,6 @@ BEYOND = DATA.parent / "beyond.json"
 VARIANCE = DATA.parent / "frontier-variance.json"
 FORMAT = "arete-frontier/1"
 #: the entries of a row, in table order
-#: the largest m whose lattice + Gaussian optimum is confirmed by the exact engine here (its window is a
-#: numerical maximisation, minutes per point, and it missed a tail wiggle at eps = 2 that the certificate
-#: found): 0, the certificate (:func:`certify_rows`) replaces that confirmation
-EXACT_M_MAX = 0
 PARTS = ("laplace", "arete", "arete_gauss", "theorem21", "lattice_gauss")
 _LABELS = {"laplace": "Laplace", "arete": "Arete", "arete_gauss": "Gamma + Gaussian",
            "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian"}
@@ -129,27 +127,14 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs"):
                                                        grid=grid)
         point = optimizer.search(problem)
         p = point.params
-        if p["m"] > EXACT_M_MAX:  # the exact engine's window is O(m^2/a) points: too slow here
-            return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
-                    "mean_abs": repr(optimize_lattice.mean_abs(p["a"], p["m"], p["sigma"], p["h"])),
-                    "variance": repr(optimize_lattice.variance(p["a"], p["m"], p["sigma"], p["h"])),
-                    "epsilon": None, "estimate": repr(point.epsilon), "certified": False, "confirmed": False,
-                    "scan": [[m, a, v] for m, a, v in problem.scan], "evaluations": point.evaluations,
-                    "how": f"privacy.optimize_lattice float64 search only (m > {EXACT_M_MAX}: the exact engine "
-                           "was not run; E|Z| float64)", "seconds": round(time.perf_counter() - t0, 1)}
-        scan = problem.scan                    # the best m is small: search again there and confirm exactly
-        problem = optimize_lattice.LatticeGaussProblem(float(eps), confirm_digits=digits, objective=objective,
-                                                       m=p["m"], grid=grid)
-        problem.scan = scan
-        o = optimizer.optimize(problem, 1, digits=digits)
-        p = o.params
+        # the float64 search's estimate is not a proof: certify_rows (--certify) proves eps* <= eps afterwards
         return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
-                "mean_abs": _s(o.mean_abs), "variance": _s(o.variance), "epsilon": _s(o.epsilon, digits),
-                "epsilon_upper": _s(o.epsilon_upper, digits + 3), "certified": False, "digits": digits,
-                "estimate": repr(float(o.point.epsilon)), "evaluations": o.evaluations, "confirmed": True,
-                "scan": [[m, a, v] for m, a, v in problem.scan],
-                "how": "privacy.optimize_lattice.optimize (float64 search; exact tight_epsilon_lattice_gauss, "
-                       "numerical window: not certified)",
+                "mean_abs": repr(optimize_lattice.mean_abs(p["a"], p["m"], p["sigma"], p["h"])),
+                "variance": repr(optimize_lattice.variance(p["a"], p["m"], p["sigma"], p["h"])),
+                "epsilon": None, "estimate": repr(point.epsilon), "certified": False,
+                "scan": [[m, a, v] for m, a, v in problem.scan], "evaluations": point.evaluations,
+                "how": "privacy.optimize_lattice float64 search (E|Z|, Var float64); certified afterwards by "
+                       "certified.combs_gauss (--certify) where m is small enough",
                 "seconds": round(time.perf_counter() - t0, 1)}
     raise ValueError(f"part must be one of {PARTS}, got {part!r}")
 
@@ -240,7 +225,7 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
             sigma = float(g["sigma"]) * (1 + 2.0 ** attempt * (1e-7 + 4 * (c.upper - eps) / eps))
             a, m, h = float(g["a"]), int(g["m"]), float(g["h"])
             g.update(sigma=repr(sigma), mean_abs=repr(optimize_lattice.mean_abs(a, m, sigma, h)),
-                     variance=repr(optimize_lattice.variance(a, m, sigma, h)), confirmed=False, epsilon=None,
+                     variance=repr(optimize_lattice.variance(a, m, sigma, h)), epsilon=None,
                      estimate=repr(optimize_lattice.estimate_epsilon(a, m, sigma)),
                      how=g["how"] + f"; sigma raised (attempt {attempt + 1}) until the certificate was below eps")
         g["certificate"] = c.to_json()
@@ -248,6 +233,9 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
         g["certified"] = bool(c.upper <= eps)
         n += g["certified"]
         _log(f"eps={eps:g}: certified={g['certified']} in {g['certificate_seconds']} s")
+    doc.setdefault("commands", []).append(
+        f"python -m arete_proofs.walkthrough.frontier --certify --max-m {max_m} --out {Path(path).name}"
+        + (f" --eps {' '.join(map(str, eps_values))}" if eps_values else "") + f"  ({n} certified)")
     Path(path).write_text(json.dumps(doc, indent=1) + "\n")
     return n
 
@@ -298,7 +286,7 @@ def table_markdown(doc=None):
         cells = [f"{float(r['eps']):g}", _f(r["staircase"][key], 5)]
         for p in PARTS:
             q = ratio(r, p, key) if r.get(p) and key in r[p] else None
-            star = "*" if p == "lattice_gauss" and q is not None and not r[p].get("confirmed") else ""
+            star = "*" if p == "lattice_gauss" and q is not None and not r[p].get("certified") else ""
             cells.append("—" if q is None else f"{q:.3f}{star}")
         t = r.get("theorem21")
         cells.append("—" if not t else f"{float(t['a']):g}, {t['m']}; {_f(t['epsilon'], 8)}")
@@ -322,7 +310,7 @@ def plot_ratios(docs=None, *, pyplot=False):
     r"""The ratio plot of docs/beyond.md: each family's least :math:`E|Z|` (left) and Var (right) over the
     Staircase's (Lemma 27, the floor of every :math:`\varepsilon`-DP noise) against :math:`\varepsilon`,
     from the shipped files (``docs``: a list of loaded files; default :data:`DATA` and :data:`VARIANCE`).
-    Hollow markers: rows that are estimates (not confirmed by the exact engine).  Returns the figure.
+    Hollow markers: rows whose tight epsilon is not certified (float64 estimates).  Returns the figure.
 
     >>> fig = plot_ratios()
     >>> len(fig.axes)
@@ -342,7 +330,7 @@ def plot_ratios(docs=None, *, pyplot=False):
     for ax, doc in zip(axes, docs):
         key = doc.get("objective", "mean_abs")
         for i, part in enumerate(PARTS):
-            pts = [(float(r["eps"]), ratio(r, part, key), bool(r[part].get("confirmed", True)))
+            pts = [(float(r["eps"]), ratio(r, part, key), bool(r[part].get("certified", True)))
                    for r in doc["rows"] if r.get(part) and key in r[part]]
             if not pts:
                 continue
