@@ -160,3 +160,14 @@ def test_bad_input_is_one_line_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=f"^{name}") as exc:
         call()
     assert "\n" not in str(exc.value)
+
+
+def test_docs_numbers_are_the_estimator_s():
+    # docs/beyond.md, "Distributed use": the eps = 8 optimum with 100 parties, shares for 80
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "beyond.md").read_text()
+    a, m, s = 7.949232299906413, 34, 0.012328021341238761
+    for r in (1.125, 0.875):
+        assert repr(ld.estimate_epsilon(a, m, s, ratio=r)) in page, r
+    assert "8.4876" in page and f"{ld.estimate_epsilon(a, m, s, ratio=0.75):.4f}" == "8.4876"

@@ -46,7 +46,7 @@ limit 8.09170), where :math:`r = 1` (simple poles) converges exponentially.
 **The loss** (:func:`estimate`): the window maximum of :math:`\ln f(t) - \min_{|v - t| \le \Delta}\ln f(v)` over
 :math:`0 \le t \le T` (:math:`T` = ``span`` :math:`\Delta`, default 1000 for :math:`r \ne 1`; for :math:`r = 1` where
 :math:`\tilde p` has reached its profile to :math:`10^{-12}`) and the tail limit over one period of
-:math:`f_\infty` (the grid, sliding minimum and Brent refinement of :mod:`arete_proofs.privacy._lattice_loss`);
+:math:`f_\infty` (the grid, sliding minimum and Brent refinement of ``privacy/_lattice_loss.py``);
 the estimate is the larger.  Beyond :math:`T` the loss is the limit plus :math:`O(1/t)`: a float64
 **estimate, not certified**.  Tested: :math:`r = 1` against
 :func:`arete_proofs.privacy.optimize_lattice.estimate_epsilon` and the certified enclosure; the pmf against a
