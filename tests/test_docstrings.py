@@ -115,6 +115,7 @@ MODULES = [
     "privacy.optimize_lattice",
     "privacy.optimize_discrete",
     "privacy.lattice_large",
+    "privacy.lattice_dropout",
     "walkthrough.frontier",
     "distributions.discrete_staircase",
     "noise.discrete_staircase",

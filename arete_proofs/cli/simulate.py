@@ -64,6 +64,27 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"significant digits of the tight epsilon, 1..40 (default {TIGHT_DIGITS}); "
                         "every printed digit is certified, the same as 'arete epsilon --digits D'")
     parser.add_argument("--json", action="store_true", help="print the full result as one JSON document")
+    parser.add_argument("--dropout", metavar="F[,F...]", default=None,
+                        help="fractions of --parties that drop out (e.g. 0.1,0.2,0.3): print the epsilon of the "
+                        "sum of the remaining shares (--noise lattice_gauss)")
+
+
+def _fractions(text):
+    """``--dropout`` read: a list of fractions in [0, 1).
+
+    >>> _fractions("0.1, 0.3")
+    [0.1, 0.3]
+    """
+    out = []
+    for part in text.split(","):
+        try:
+            f = float(part)
+        except ValueError:
+            raise UsageError(f"--dropout must be fractions in [0, 1) separated by commas, got {text!r}") from None
+        if not 0 <= f < 1:
+            raise UsageError(f"--dropout: each fraction must be in [0, 1), got {part.strip()!r}")
+        out.append(f)
+    return out
 
 
 @command(
@@ -89,6 +110,13 @@ Without --alpha/--theta/--lam the noise is Arete with the optimiser's parameters
 --parameters paper Lemma 3's (their tight epsilon is below E, far below for E < 20: Arete then
 looks worse than Laplace); the output says which.  --rounds must be at least 2.
 --noise NAME uses the shares of another infinitely divisible family (e.g. --noise laplace --lam L).
+--noise lattice_gauss: the privacy printed is the certified enclosure's upper end (m <= 60, seconds) or
+the float64 estimate, labelled "not certified" (m > 60); --dropout F[,F...] adds the epsilon of the sum
+when a fraction F of --parties drops out (contributors c = N - floor(F N), shares sized for M: the noise
+h sum_i i (NB(c/M) - NB(c/M)) + N(0, c sigma^2/M); a float64 estimate, certified only when c = M):
+
+    arete simulate --noise lattice_gauss --a 7.949232299906413 --m 34 --sigma 0.012328021341238761
+        --h 0.029411764705882353 --parties 100 --min-parties 80 --epsilon 8 --dropout 0.1,0.2,0.3
 """,
     options=(_simulate_arguments,),
 )
@@ -143,25 +171,44 @@ def simulate_command(args: argparse.Namespace) -> int:
             setattr(same_as_epsilon_command, k, repr(o.params[k]))
     else:
         noise = resolve_noise(same_as_epsilon_command, 30, sensitivity_for_explicit=True).noise
-    result = mechanisms.simulate(args.parties, args.min_parties, args.epsilon, args.rounds,
-                                 seed=args.seed, Delta=args.sensitivity, noise=noise, tight=False)
+    fractions = _fractions(args.dropout) if args.dropout is not None else []
+    if fractions and not hasattr(noise, "dropout_privacy"):
+        raise UsageError(f"--dropout: the epsilon of a sum with dropouts is available for --noise lattice_gauss, "
+                         f"not {noise.name}")
+    sum_privacy = hasattr(noise, "sum_privacy")
+    with progress("simulate", quiet=args.quiet or not sum_privacy,
+                  first="certifying the noise's epsilon and estimating the dropout sums (seconds)", beat=False):
+        result = mechanisms.simulate(args.parties, args.min_parties, args.epsilon, args.rounds,
+                                     seed=args.seed, Delta=float(args.sensitivity), noise=noise, tight=sum_privacy,
+                                     dropout=fractions)
     p = result["params"]
-    try:
-        tight = tight_epsilon_of(same_as_epsilon_command, args.digits)[2]
-        p.update(tight_epsilon=format_value(tight.epsilon, args.digits), tight_epsilon_digits=args.digits,
-                 tight_epsilon_note=None)
-    except (PrecisionError, ArithmeticError) as exc:
-        p.update(tight_epsilon=None, tight_epsilon_digits=args.digits,
-                 tight_epsilon_note=f"tight epsilon not certified: {exc}")
+    if sum_privacy:   # lattice_gauss: the certified enclosure (or the labelled float64 estimate)
+        p.update(tight_epsilon_digits=None)
+    else:
+        try:
+            tight = tight_epsilon_of(same_as_epsilon_command, args.digits)[2]
+            p.update(tight_epsilon=format_value(tight.epsilon, args.digits), tight_epsilon_digits=args.digits,
+                     tight_epsilon_note=None)
+        except (PrecisionError, ArithmeticError) as exc:
+            p.update(tight_epsilon=None, tight_epsilon_digits=args.digits,
+                     tight_epsilon_note=f"tight epsilon not certified: {exc}")
     if args.json:
         print(json.dumps(result, indent=2, default=str))
         return 0
     print(f"parties {result['parties']}  min_parties {result['min_parties']}  eps {args.epsilon}  "
           f"sensitivity {args.sensitivity}  rounds {result['rounds']}  seed {result['seed']}")
     tight_text = p["tight_epsilon"] if p["tight_epsilon"] is not None else p["tight_epsilon_note"]
+    if sum_privacy:
+        tight_text = (f"<= {p['tight_epsilon']!r}, {p['tight_epsilon_note']}" if p["tight_epsilon_certified"]
+                      else f"~ {p['tight_epsilon']!r} ({p['tight_epsilon_note']})")
     values = "  ".join(f"{k} {v:.6g}" for k, v in p.items()
                        if k not in ("source", "noise", "lemma3_applies") and not k.startswith("tight"))
     print(f"{p.get('noise', 'arete')} {values}  ({_source_text(p, args)}; tight epsilon {tight_text})")
+    for d in result.get("dropout", []):
+        how = "certified" if d["certified"] else "estimate, not certified"
+        note = "  (fewer than --min-parties: less than the designed noise)" if d["below_design"] else ""
+        print(f"dropout {d['fraction']:g}: {d['contributors']} contributors, {d['ratio']:g} designed noises: "
+              f"epsilon of the sum {d['epsilon']!r} ({how}){note}")
     rows = [("noise", "exact E|err|", "empirical E|err|", "exact Var", "empirical Var")]
     for key, label in (("arete", "arete (distributed)"), ("noise", f"{p.get('noise')} (distributed)"),
                        ("laplace_distributed", "laplace (distributed)"),

@@ -75,7 +75,7 @@ def _protocol_errors(g, draw, parties, rounds, Delta):
 _ARETE_KEYS = ("arete", "arete_gauss")
 
 
-def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, noise, tight=True):
+def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, noise, tight=True, dropout=()):
     r"""Simulate :func:`~arete_proofs.mechanisms.distributed_sum`'s protocol with the shares of ``noise``
     ``rounds`` times; compare with its exact errors, Laplace and Staircase.
 
@@ -85,7 +85,13 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, noise, ti
     noises, :func:`~arete_proofs.mechanisms.sum_noise`); party values are uniform on
     :math:`[0, \Delta]`.  ``eps`` sets the Laplace and Staircase rows (central mechanisms at that
     :math:`\varepsilon`); ``tight=True`` also reports the tight :math:`\varepsilon^*` of ``noise``
-    at ``Delta`` (8 digits; ``None`` with the reason when it cannot be certified).
+    at ``Delta`` (8 digits; ``None`` with the reason when it cannot be certified).  A noise with a
+    ``sum_privacy`` method (``lattice_gauss``) reports that instead: the certified enclosure's upper end
+    (``tight_epsilon_certified`` True, ``tight_epsilon_lower``) or, for large :math:`m`, the float64
+    estimate (``tight_epsilon_certified`` False).  ``dropout``: fractions :math:`f` of ``parties`` that
+    drop out; ``result["dropout"]`` then lists the privacy of the sum of the
+    :math:`c = \text{parties} - \lfloor f\,\text{parties}\rfloor` remaining shares (``dropout_privacy``;
+    ``lattice_gauss`` only).
 
     Returns a JSON-serialisable dict: ``params`` (the noise's parameters; for a noise made by
     ``arete.paper`` -- Lemma 3's parameters -- the source ``"paper"`` and whether Lemma 3 applies),
@@ -136,26 +142,39 @@ def simulate(parties, min_parties, eps, rounds, seed=None, Delta=1, *, noise, ti
     row.update(_empirical(err))
 
     baselines = _baselines(g, P, Q, R, e, D)
-    if tight:
+    fractions = list(dropout or ())
+    if fractions and not hasattr(noise, "dropout_privacy"):
+        raise ValueError(f"dropout: the privacy of a sum with dropouts is available for lattice_gauss only, "
+                         f"not {noise.name}")
+    extra = {}
+    if tight and hasattr(noise, "sum_privacy"):
+        sp = noise.sum_privacy(D)
+        tight_eps, note = float(sp["epsilon"]), sp["method"]
+        extra = {"tight_epsilon_lower": sp["lower"], "tight_epsilon_certified": sp["certified"]}
+    elif tight:
         try:
             tight_eps, note = float(noise.tight_epsilon(D, digits=8).epsilon), None
         except (PrecisionError, ArithmeticError) as exc:
             tight_eps, note = None, f"tight epsilon not certified: {exc}"
     else:
         tight_eps, note = None, "not computed (tight=False)"
+    drops = noise.dropout_privacy(D, P, Q, fractions) if fractions else None
     params = {"source": "paper" if paper else ("optimized" if optimized else "given")}
     if noise.name not in _ARETE_KEYS:
         params["noise"] = noise.name
     params.update(zip((p.name for p in noise.parameters), noise.float_params()))
     params.update(lemma3_applies=_lemma3_applies(e, D) if paper else (None if noise.name == "arete" else False),
-                  tight_epsilon=tight_eps, tight_epsilon_note=note)
-    return {
+                  tight_epsilon=tight_eps, tight_epsilon_note=note, **extra)
+    out = {
         "parties": P, "min_parties": Q, "eps": e, "Delta": D, "rounds": R,
         "seed": seed if not isinstance(seed, np.random.Generator) else None,
         "params": params,
         "arete" if noise.name in _ARETE_KEYS else "noise": row,
         **baselines,
     }
+    if drops is not None:
+        out["dropout"] = drops
+    return out
 
 
 def _baselines(g, P, Q, R, e, D):

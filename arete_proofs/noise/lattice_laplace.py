@@ -201,7 +201,14 @@ class LatticeNoise(Noise):
             c = _s._count(c, "contributors")
             k = c / n
             exact = (lambda digits: float(self.mean_abs(digits=digits or 15))) if k == 1 else None
-            return LatticeSum(k, f"{k:g} x ({self!r})", k * v, exact)
+            text = f"{k:g} x ({self!r})"
+            if k != 1 and self.kernel == "gauss":   # NB(k) weights: E|N| from the float64 pmf table
+                from ..privacy.lattice_dropout import mean_abs as _ma
+
+                exact = lambda digits, k=k: _ma(a, m, s, h, k)
+                text = (f"{h:g} sum_i i (NB({k:g}, 1 - e^-{a:g}) - NB({k:g}, 1 - e^-{a:g})) + N(0, {k:g} x {s:g}^2)"
+                        " (E|N| float64)")
+            return LatticeSum(k, text, k * v, exact)
 
         return Shares(self, n, f"{h:g} sum_i i (NB(1/n, 1 - e^-{a:g}) - NB(1/n, 1 - e^-{a:g})) + " + smooth,
                       draw, sum_law)
