@@ -78,16 +78,21 @@ def test_a_single_shift_estimator_is_caught_by_the_exact_check(monkeypatch):
     assert bad < 0.9 * good
     p = ol.LatticeGaussProblem(target, m=m)
     r = p.certify(p.scaled({"a": a, "m": m, "sigma": bad, "h": 1 / m}, 1.0), 1, 5)
-    assert r.upper_bound > target + 1e-3                  # caught
+    assert r.upper_bound > target + 1e-3 and not r.certified     # caught by the exact engine
+    from arete_proofs.noise import family
+
+    p = family("lattice_gauss").search_problem(target, m=m)      # with the noise class: the proved enclosure
+    r = p.certify(p.scaled({"a": a, "m": m, "sigma": bad, "h": 1 / m}, 1.0), 1, 5)
+    assert r.certified and r.lower_bound > target + 1e-3          # caught, and proved above the target
 
 
-def test_optimize_small_m_confirms_with_one_exact_call():
+def test_optimize_small_m_confirms_with_one_certificate():
     from arete_proofs.noise import family
 
     p = family("lattice_gauss").search_problem(4, m=3, confirm_digits=5, scan_points=4, maxfev=6)
     o = optimizer.optimize(p, 1, digits=5)
     assert o.confirmations == 1 and o.epsilon_upper <= 4
-    assert o.params["m"] == 3 and o.params["epsilon_certified"] is False
+    assert o.params["m"] == 3 and o.params["epsilon_certified"] is True       # the cover's enclosure
     from arete_proofs.distributions import staircase
 
     st = float(staircase.mean_abs(staircase.gamma_mean_abs(4), 1, 4))

@@ -51,7 +51,7 @@ from ._lattice_loss import _kernel_radius, _logF, _max_loss
 from .optimizer import Pass, SearchProblem
 
 __all__ = ["tilted_pmf", "estimate_epsilon", "estimate", "mean_abs", "variance", "solve_sigma",
-           "LatticeGaussProblem", "optimize", "MARGIN", "M_CHOICES", "VARIANCE_M", "MAX_TABLE_ERROR", "LARGE_M"]
+           "LatticeGaussProblem", "optimize", "MARGIN", "M_CHOICES", "VARIANCE_M", "CERTIFY_M_MAX", "MAX_TABLE_ERROR", "LARGE_M"]
 
 #: the float64 estimate is solved at eps * (1 - MARGIN) so that the exact value lands below eps
 MARGIN = 2e-7
@@ -69,6 +69,11 @@ LARGE_M = 60
 
 #: default lattice sizes m searched at a target eps (rounded to an integer eps; else the nearest)
 M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (70, 90, 110), 12: (50, 65, 80)}
+#: the largest m whose optimum :meth:`LatticeGaussProblem.certify` proves with the cover of
+#: :func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss` (seconds at m = 34, 100 s at m = 90); above it the
+#: exact engine (numerical window, not certified)
+CERTIFY_M_MAX = 130
+
 #: the variance objective (eps > 4.5) searches m = c e^{eps/3} for c in this tuple (a 2026-12-02 run with E|Z|'s
 #: choices ended at the smallest m at every eps from 4 to 10, up to 1.7 times the Staircase's variance at eps = 10)
 VARIANCE_M = (0.45, 0.65, 0.9)
@@ -335,11 +340,12 @@ class LatticeGaussProblem(SearchProblem):
         return ({"a": a, "m": m, "sigma": s, "h": 1.0 / m}, estimate_epsilon(a, m, s, grid=self.grid),
                 _value(self.objective, a, m, s, 1.0 / m))
 
-    # -- the confirmation: the exact tight epsilon (numerical window, not certified) -------
+    # -- the confirmation: the certified enclosure (m <= CERTIFY_M_MAX, through the noise class), else the exact
+    # -- tight epsilon (numerical window, not certified) ------------------------------------------------------
     def scaled(self, params, D):
-        # ``epsilon_certified``: printed by ``arete optimize`` with the parameters (the window is numerical)
+        # ``epsilon_certified``: printed by ``arete optimize`` with the parameters (which branch of certify runs)
         return {"a": params["a"], "m": params["m"], "sigma": params["sigma"] * D, "h": params["h"] * D,
-                "epsilon_certified": False}
+                "epsilon_certified": self.noise_class is not None and int(params["m"]) <= CERTIFY_M_MAX}
 
     def noise(self, params):
         if self.noise_class is None:
@@ -349,8 +355,16 @@ class LatticeGaussProblem(SearchProblem):
     def certify(self, params, Delta, digits):
         from types import SimpleNamespace
 
+        from mpmath import mpf
+
         from .tight_lattice import tight_epsilon_lattice_gauss
 
+        if self.noise_class is not None and int(params["m"]) <= CERTIFY_M_MAX:
+            # the noise layer's proved enclosure (certified.combs_gauss, reached through the noise class: this
+            # layer does not import certified/), width 1e-7 eps: inside the search's MARGIN of 2e-7 eps
+            c = self.noise(params).certify(Delta, tol=repr(1e-7 * self.eps), numeric=False)
+            return SimpleNamespace(epsilon=mpf(c.upper), upper_bound=mpf(c.upper), lower_bound=mpf(c.lower),
+                                   t_star=None, details=c, certified=True)
         d = min(int(digits), int(self.confirm_digits))
         r = tight_epsilon_lattice_gauss(repr(params["a"]), params["m"], repr(params["sigma"]), repr(params["h"]),
                                         Delta, digits=d, grid=16)
