@@ -76,7 +76,7 @@ CERTIFY_M_MAX = 130
 
 #: the variance objective (eps > 4.5) searches m = c e^{eps/3} for c in this tuple (a 2026-12-02 run with E|Z|'s
 #: choices ended at the smallest m at every eps from 4 to 10, up to 1.7 times the Staircase's variance at eps = 10)
-VARIANCE_M = (0.45, 0.65, 0.9)
+VARIANCE_M = (0.65, 0.9, 1.25)
 
 
 @functools.lru_cache(maxsize=64)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from mpmath import mp
 
-__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "compute_part", "compute", "certify_rows", "load", "ratio",
+__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "compute_part", "compute", "certify_rows", "same_params", "load", "ratio",
            "table_markdown", "update_page", "plot_ratios"]
 
 #: the shipped results (``docs/data/frontier.json`` of the source tree)
@@ -191,6 +191,17 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective
     return doc
 
 
+def same_params(certified, entry):
+    """Whether a certificate's ``params`` (exact rationals) are the entry's ``a, m, sigma, h`` (decimal strings).
+
+    >>> same_params({"a": "1/2", "m": 3, "sigma": "1/10", "h": "1/3"}, {"a": "0.5", "m": 3, "sigma": "0.1", "h": "1/3"})
+    True
+    """
+    from fractions import Fraction
+
+    return all(Fraction(str(certified[k])) == Fraction(str(entry[k])) for k in ("a", "m", "sigma", "h"))
+
+
 def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
     r"""Certify the lattice + Gaussian entries of the file at ``path`` with :math:`m \le` ``max_m`` (in place).
 
@@ -209,7 +220,7 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
         if not g or int(g["m"]) > max_m or (eps_values and float(r["eps"]) not in map(float, eps_values)):
             continue
         c = g.get("certificate")
-        if c and g.get("certified") and all(str(c["params"][k]) == str(g[k]) for k in ("a", "m", "sigma", "h")):
+        if c and g.get("certified") and same_params(c["params"], g):
             n += 1                                 # already certified for these parameters
             continue
         t0 = time.perf_counter()
