@@ -47,7 +47,7 @@ def _target_arguments(parser: argparse.ArgumentParser, many: bool = False) -> No
         parser.add_argument("--families", metavar="NAME", nargs="+", default=None,
                             help="also rows of the follow-up paper's families at their papers' parameters, each "
                             "with its tight eps and whether it is certified: all, or some of lattice_laplace "
-                            "(Theorem 21), lattice_gauss (optimised, minutes; not certified), gdl (Theorem 15), "
+                            "(Theorem 21), lattice_gauss (optimised, minutes; certified for m <= 130), gdl (Theorem 15), "
                             "msdlap (Theorem 16), dlap, discrete_staircase (integer --sensitivity)")
         parser.add_argument("--figure-4", action="store_true",
                             help="also add the paper's three Figure-4 parameter sets (S = 1): one row each "
@@ -234,7 +234,7 @@ parameters: lattice_laplace at Theorem 21 (certified tight eps; only computed fo
 m = ceil(e^{eps/3}) <= 15, else its variance alone), gdl at Theorem 15 (where
 eps > 2 + ln S), msdlap at Theorem 16 (a = eps, m = S <= 10), dlap(eps/S) and the discrete
 staircase at its optimal r (these four need an integer S), and lattice_gauss optimised
-(minutes per eps; its tight eps is not certified).  Each row says "certified: yes|no".
+(minutes per eps; its tight eps is certified for m <= 130, i.e. eps <= 11).  Each row says "certified: yes|no".
 
 There is no --sigma: compare ranks optimised noises at a target eps and has no user
 parameter set to add a Gaussian part to; for a given (alpha, theta, lam, sigma) use

@@ -20,7 +20,8 @@ r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\o
   (:math:`\varepsilon \le 16`; about a minute of CPU at :math:`m = 245`), beyond that read from ``frontier.json``
   where it has the row, else its variance only (closed form :math:`h^2 S_2(m)/(\cosh a - 1) + 2b^2`);
 * **lattice + Gaussian** optimised, read from ``docs/data/frontier.json`` (:mod:`arete_proofs.walkthrough.frontier`):
-  its tight epsilon is **not certified**.
+  its tight epsilon is the certified cover's upper end where the row is certified (:math:`m \le 130`), else the
+  float64 estimate (**not certified**, starred).
 
 **Discrete table** (integer :math:`\Delta \in \{1, 10, 100, 1000\}`, :math:`\varepsilon \in \{2, 5, 10, 15, 20\}`):
 **DLap** :math:`(a = \varepsilon/\Delta)`, **GDL** at Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`,
@@ -172,8 +173,10 @@ def continuous_part(eps, part, *, digits=8):
                 out = _read(FRONTIER, eps, "theorem21", certified=True) or out
         elif part == "lattice_gauss":
             out = _read(FRONTIER, eps, "lattice_gauss", certified=False)
-            if out is not None:
-                out["certified"] = False
+            if out is not None:   # certified rows: the cover's upper end; the others: the float64 estimate (*)
+                c = out.pop("certificate", None)
+                out["certified"] = bool(out.get("certified")) and c is not None
+                out["epsilon"] = c["upper"] if out["certified"] else out.get("estimate")
         else:
             raise ValueError(f"part must be one of {CONTINUOUS}, got {part!r}")
     if out is not None and "seconds" not in out:
