@@ -250,7 +250,7 @@ _LN10 = math.log(10)
 
 def _ln(x):
     """A float upper bound of :math:`\\log x` for an arb :math:`x > 0` (no overflow for huge or tiny :math:`x`)."""
-    return float(x.log().upper()) + 1e-12
+    return math.nextafter(float(x.log().upper()), math.inf)   # one ulp up: float() rounds to nearest
 
 
 def _ln_mid(v):
