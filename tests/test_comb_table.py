@@ -107,7 +107,7 @@ def test_table_against_an_mpmath_convolution():
     from _msdlap_reference import convolution_pmf  # tests/_msdlap_reference.py
 
     for w, r in (comb.msdlap_components("2", 6), ((1, 3, 4), ("0.9", "2.5", "3"))):
-        ks = range(0, 31)
+        ks = range(31)
         ref = convolution_pmf(w, r, ks, digits=25)
         t = pmf_table(30, w, r, digits=25)
         with mp.workdps(35):
