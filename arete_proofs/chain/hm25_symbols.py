@@ -89,7 +89,7 @@ class window_max_MS(_PaperFunction):
 
     :math:`W = \max_{0 \le k \le K_0} [\ln p_k - \min_{|j-k| \le \Delta} \ln p_j]`
     (:func:`~arete_proofs.privacy.tight_discrete.window_maximum`), :math:`K_0 = \Delta + \lceil 4m(m-1)/a \rceil`
-    (:func:`_window_ms_K`).  It is computed even where the coupling-bound shortcut proves
+    (``_window_ms_K``).  It is computed even where the coupling-bound shortcut proves
     :math:`\varepsilon^*` without a window.  Theorem 16 (:math:`\Delta = m \ge 2`): :math:`W < a`, the tail
     limit, with a gap far above the working precision (the supremum is not attained on the window).
 
