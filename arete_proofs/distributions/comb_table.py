@@ -124,6 +124,7 @@ def _table(K, w, r, d):
             lo = min(lg_vmin, 0.0)
             if lg_tau > lo - (d + 12) * _LN10:
                 lg_tau = lo - (d + 13) * _LN10
+            prec = ctx.prec   # _attempt may have raised it (the series' magnitude)
             prec += int(3.33 * (math.log10(max(worst, 1e-300)) + d + 12)) + 32 if worst < math.inf else prec
         raise ArithmeticError("comb pmf table: the power series lost all digits")
     finally:
@@ -163,6 +164,13 @@ def _attempt(K, w, r, cs, ws, aS, others, d, lg_tau, arb, arb_series, ctx):
     # the far part of the second sum beyond y > K + M: <= e^{-2 lam M} tanh E e^{lam Y}
     M = math.ceil((lg_need + math.log(2)) / (2 * lamf)) + ws
     N = K + M + Lt + 1   # R needed up to degree N (Q_y for y <= K + M)
+    # the series' balls are absolute at the scale of R(1) and L(1) (up to e^748 for MSDLap(2, 1000)) while the
+    # values needed can be far smaller: start with that many more bits (else every attempt but the last fails)
+    # (measured at MSDLap(2, 500): 385 bits lose every digit, 770 keep 65, a loss of about log R(1) + 10 log10 N digits)
+    need = int((d + 20 + 10 * math.log10(N + 1000)) * 3.33 + (max(lg_R1, 0.0) + max(lg_lb, 0.0)) / math.log(2))
+    if ctx.prec < need:
+        ctx.prec = need
+        return _attempt(K, w, r, cs, ws, aS, others, d, lg_tau, arb, arb_series, ctx)
     lg_trunc = lg_sl - lamf * Lt - 2 * lg_1mq + math.log((K + Lt + M) / ws + 2)
     lg_far = lg_sl - 2 * lamf * (M - ws)
     ctx.cap = N + Lt + 2
