@@ -7,6 +7,8 @@
 * ``LatticeLaw.use_table`` / ``fill_cells`` (recurrences) against the direct cells.
 """
 
+import os
+
 import pytest
 from mpmath import mp
 
@@ -140,8 +142,12 @@ def test_log_bookkeeping_helpers():
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("ARETE_LONG_TABLES") != "1",
+                    reason="minutes of CPU (a 750000-term ball series); run with ARETE_LONG_TABLES=1")
 def test_msdlap_1000_scales_long_window():
-    """MSDLap(2, 1000) on K = 30000 (raised OverflowError): finite, positive, symmetric-normalised values."""
+    """MSDLap(2, 1000) on K = 30000 (raised OverflowError): finite, positive, normalised values.
+
+    The overflow itself is covered cheaply by test_bounds_beyond_the_float_range; this is the reported case."""
     K = 30000
     w, r = comb.msdlap_components("2", 1000)
     t = pmf_table(K, w, r, digits=15)
