@@ -24,7 +24,9 @@ multiplication, the two sums by recurrences along the residue classes.  Everythi
 positive terms (no cancellation, unlike the partial fractions near :math:`k = 0`), the
 arithmetic is ball arithmetic, and the neglected parts are bounded explicitly (Chernoff:
 :math:`\sum_{t > T} L_t \le e^{-\lambda T} L(e^{\lambda})`, :math:`L(e^{\lambda}) = \prod 1/(1 - e^{-a_c})`;
-the far terms of the second sum by :math:`e^{-2\lambda M}\,E e^{\lambda Y}`); the radius of every
+the far terms of the second sum by :math:`e^{-2\lambda M}\,E e^{\lambda Y}`; these are products of one
+factor per component -- :math:`R(1) \approx e^{748}` for MSDLap(2, 1000) -- so they are kept as logarithms
+and the error radius is an arb, never a float); the radius of every
 value, those bounds included, is checked to be below :math:`10^{-(d+8)}` of it, else the
 precision is raised.  Cost: :math:`O(N \log N)` for a window of :math:`N` points, against
 :math:`O(N \cdot \#\text{components})` for the partial fractions point by point.
