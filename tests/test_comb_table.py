@@ -7,6 +7,8 @@
 * ``LatticeLaw.use_table`` / ``fill_cells`` (recurrences) against the direct cells.
 """
 
+import os
+
 import pytest
 from mpmath import mp
 
@@ -96,3 +98,64 @@ def test_lattice_table_and_cells_against_direct():
         for k, (SL, SR) in direct.items():
             SL2, SR2 = z2.cell(k)
             assert abs(SL2 / SL - 1) < mp.mpf(10) ** -25 and abs(SR2 / SR - 1) < mp.mpf(10) ** -25
+
+
+# -- long combs: the truncation bounds are products of one factor per component (issue hm25fix) --------------
+# MSDLap(2, 1000) has R(1) = prod 1/(1 - e^{-2 + 2c/1000}) ~ e^748, outside the float range: the float
+# bookkeeping raised OverflowError at K = 30000.  The bounds are now logarithms and the error radius an arb.
+
+def test_table_against_an_mpmath_convolution():
+    """MSDLap(2, 6) and a two-rate comb against tests/_msdlap_reference.py (mpmath, shares no code)."""
+    from _msdlap_reference import convolution_pmf  # tests/_msdlap_reference.py
+
+    for w, r in (comb.msdlap_components("2", 6), ((1, 3, 4), ("0.9", "2.5", "3"))):
+        ks = range(31)
+        ref = convolution_pmf(w, r, ks, digits=25)
+        t = pmf_table(30, w, r, digits=25)
+        with mp.workdps(35):
+            assert max(abs(t[k] / ref[k] - 1) for k in ks) < mp.mpf(10) ** -23, (w, r)
+
+
+def test_bounds_beyond_the_float_range():
+    """Nine DLaps at rates 1, 1 + 10^-90 i: R(1) ~ 10^720 (the old float bookkeeping overflowed) --
+    the law is nine iid DLap(1) to 10^-88, so the mpmath convolution of DLap(1)^9 is the reference."""
+    from _msdlap_reference import convolution_pmf  # tests/_msdlap_reference.py
+
+    w = (1,) * 9
+    r = ("1",) + tuple("1." + "0" * 89 + str(i) for i in range(1, 9))
+    t = pmf_table(120, w, r, digits=15)
+    ref = convolution_pmf(w, ["1"] * 9, range(0, 81, 10), digits=40)   # absolute error < 10^-49 << p_80 ~ 10^-27
+    with mp.workdps(25):
+        assert all(abs(t[k] / ref[k] - 1) < mp.mpf(10) ** -14 for k in ref)
+        assert abs(2 * mp.fsum(t) - t[0] - 1) < mp.mpf(10) ** -14        # total mass 1 (the rest < 10^-30)
+
+
+def test_log_bookkeeping_helpers():
+    import math
+
+    from arete_proofs.distributions import comb_table as ct
+
+    assert ct._lse(-math.inf, -5.0) == -5.0 and abs(ct._lse(0.0, 0.0) - math.log(2)) < 1e-15
+    assert abs(ct._lse(-2000.0, -2001.0) - (-2000.0 + math.log1p(math.exp(-1)))) < 1e-12   # no underflow
+    assert ct._ln_expm1(-math.inf) == -math.inf
+    assert ct._ln_expm1(-500.0) >= -500.0 and abs(ct._ln_expm1(0.0) - math.log(math.e - 1)) < 1e-15
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("ARETE_LONG_TABLES") != "1",
+                    reason="minutes of CPU (a 750000-term ball series); run with ARETE_LONG_TABLES=1")
+def test_msdlap_1000_scales_long_window():
+    """MSDLap(2, 1000) on K = 30000 (raised OverflowError): finite, positive, normalised values.
+
+    The overflow itself is covered cheaply by test_bounds_beyond_the_float_range; this is the reported case."""
+    K = 30000
+    w, r = comb.msdlap_components("2", 1000)
+    t = pmf_table(K, w, r, digits=15)
+    with mp.workdps(25):
+        assert all(mp.isfinite(v) and v > 0 for v in t)
+        # total mass: 2 sum_{k <= K} p_k - p_0 + the two tails; p_k e^{lam k} <= max C_r, so each tail
+        # is below p_K e^{...} / (1 - e^{-lam}) -- bounded here by 2 t[K] / (1 - e^{-lam}) with margin
+        lam = mp.mpf(2) / 1000
+        mass = 2 * mp.fsum(t) - t[0]
+        tail = 2 * max(t[K - 999:]) / (1 - mp.exp(-lam)) * 2
+        assert 1 - tail - mp.mpf(10) ** -12 < mass <= 1 + mp.mpf(10) ** -12

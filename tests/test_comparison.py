@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _msdlap_reference import convolution_mean_abs  # tests/_msdlap_reference.py
 from mpmath import mp
 
 from arete_proofs.noise import comparison as ncomp
@@ -28,8 +29,8 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def _check(doc):
-    from arete_proofs.distributions import staircase
     from arete_proofs.distributions import discrete_staircase as ds
+    from arete_proofs.distributions import staircase
 
     for r in doc["continuous"]["rows"]:
         e = float(r["eps"])
@@ -80,25 +81,11 @@ def _check(doc):
             assert abs(float(m1) / floor_m - 1) < 1e-10
 
 
-def _convolution_mean_abs(a, m, K=600):
-    import numpy as np
-
-    k = np.arange(-K, K + 1)
-    p1 = np.tanh(a / 2) * np.exp(-a * np.abs(k))
-    p = np.array([1.0])
-    for i in range(1, m + 1):
-        q = np.zeros(i * (2 * K) + 1)
-        q[::i] = p1
-        p = np.convolve(p, q)
-    n = (len(p) - 1) // 2
-    return float((np.abs(np.arange(-n, n + 1)) * p).sum())
-
-
 def test_msdlap_mean_abs_by_convolution():
     for r in comparison.load()["discrete"]["rows"]:
         e, D = float(r["eps"]), int(r["Delta"])
         if D <= 10 and e <= 15:
-            assert abs(float(r["msdlap"]["mean_abs"]) / _convolution_mean_abs(e, D) - 1) < 1e-10, (e, D)
+            assert abs(float(r["msdlap"]["mean_abs"]) / convolution_mean_abs(e, D, K=600) - 1) < 1e-10, (e, D)
 
 
 def test_optimised_rows_recomputed_tight_epsilon():

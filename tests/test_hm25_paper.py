@@ -37,12 +37,15 @@ def test_quick_grid_holds():
 def test_theorem_16_is_tight_and_theorem_21_has_room():
     rep = V.verify(["hm25-theorem-16", "hm25-theorem-21"], level="quick", progress=False)
     t16, t21 = rep.statements
-    # eps* = eps exactly at every point; the window bound W <= eps holds (since the coupling-bound
-    # shortcut of tight_discrete proves eps* = a without a window, W is not always computed)
+    # eps* = eps exactly at every point (the coupling-bound shortcut of tight_discrete, no window); the
+    # finite window's maximum W is computed anyway and is strictly below eps, by a gap far above the
+    # working precision (a real slack, not the inf of a window never computed)
     for b in t16.bounds:
         assert b.violations == 0
         if b.name in ("privacy", "exact"):
             assert b.tight == b.points > 0, b.name
+    na = next(b for b in t16.bounds if b.name == "not-attained")
+    assert na.points == 2 and na.tight == 0 and 1e-6 < na.min_slack < 1e-2
     privacy = next(b for b in t21.bounds if b.name == "privacy")
     assert privacy.min_slack > 0.4                       # ln(2/1.278) = 0.448 at eps = 2
 
@@ -53,6 +56,22 @@ def test_mutants_are_refuted_on_the_quick_grid():
     for v in variants(HM25):
         s = V.verify([v.statement], level="quick", progress=False).statements[0]
         assert s.violations > 0, v.name
+
+
+def test_theorem_16_not_attained_catches_a_broken_window(monkeypatch):
+    """A scaled pmf table with a wrong rate (lambda + 10^-3) pushes the window's loss above eps: caught."""
+    from arete_proofs.privacy import tight_discrete as td
+
+    good = td.scaled_pmf_table
+
+    def broken(K, w, r, *, digits):
+        return [v * mp.exp(-mp.mpf("1e-3") * k) for k, v in enumerate(good(K, w, r, digits=digits))]
+
+    monkeypatch.setattr(td, "scaled_pmf_table", broken)
+    s = V.verify(["hm25-theorem-16"], level="quick", progress=False).statements[0]
+    na = next(b for b in s.bounds if b.name == "not-attained")
+    assert na.violations == na.points == 2
+    assert all(b.violations == 0 for b in s.bounds if b.name != "not-attained")   # eps* never used the table
 
 
 def test_a_wrong_variance_is_caught():

@@ -171,9 +171,10 @@ RECORDS += _canonical([
                text="tight eps* over every shift |s| <= Delta (window + exact tail limit) <= eps"),
             _b("exact", tight_eps_MS(eps, Delta, Delta), eps, "==",
                text="eps* = eps exactly: the shift s = Delta costs exactly eps in the tail profile"),
-            _b("not-attained", window_max_MS(eps, Delta, Delta), eps,
-               text="the window's maximum W <= eps: the supremum is the tail limit (approached, observation "
-                    "hm25-theorem-16-tail)"),
+            _b("not-attained", window_max_MS(eps, Delta, Delta), eps, where=(Delta >= 2,),
+               text="Delta >= 2: the loss maximum W on the finite window 0 <= k <= Delta + ceil(4 Delta (Delta - 1)/eps) "
+                    "is strictly below eps (computed although the coupling bound proves eps* = eps without a "
+                    "window): the supremum is the tail limit, approached (observation hm25-theorem-16-tail)"),
         ),
         notes="eps* is arete_proofs.privacy.tight_discrete.tight_epsilon_msdlap (its docstring proves the "
               "reduction to a window 0 <= k <= K and the exact tail limit from the dominant poles).  The theorem "

@@ -16,7 +16,8 @@ function                            meaning (engine)
 ==================================  ==============================================================
 ``tight_eps_MS(a, m, D)``           tight :math:`\varepsilon^*` of MSDLap(a, m) at integer :math:`\Delta`
                                     over every shift (:func:`~arete_proofs.privacy.tight_discrete.tight_epsilon_msdlap`)
-``window_max_MS(a, m, D)``          its window maximum :math:`W` (below the tail limit: not attained)
+``window_max_MS(a, m, D)``          its loss maximum :math:`W` on a finite window :math:`0 \le k \le K_0`
+                                    (:func:`~arete_proofs.privacy.tight_discrete.window_maximum`; below the tail limit)
 ``tight_eps_T18(eps, D, r)``        tight :math:`\varepsilon^*` of Theorem 18's noise
                                     (:func:`~arete_proofs.privacy.tight_discrete.tight_epsilon_theorem18`)
 ``tight_eps_LL(a, m, b, h, D)``     tight :math:`\varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a,m) + \mathrm{Laplace}(b)`
@@ -84,13 +85,19 @@ class tight_eps_MS(_PaperFunction):
 
 
 class window_max_MS(_PaperFunction):
-    r"""The window maximum :math:`W` of MSDLap(a, m)'s loss, args ``(a, m, Delta)`` (Theorem 16: :math:`W \le a`, the tail limit).
+    r"""The loss maximum :math:`W` of MSDLap(a, m) on the finite window :math:`0 \le k \le K_0`, args ``(a, m, Delta)``.
+
+    :math:`W = \max_{0 \le k \le K_0} [\ln p_k - \min_{|j-k| \le \Delta} \ln p_j]`
+    (:func:`~arete_proofs.privacy.tight_discrete.window_maximum`), :math:`K_0 = \Delta + \lceil 4m(m-1)/a \rceil`
+    (``_window_ms_K``).  It is computed even where the coupling-bound shortcut proves
+    :math:`\varepsilon^*` without a window.  Theorem 16 (:math:`\Delta = m \ge 2`): :math:`W < a`, the tail
+    limit, with a gap far above the working precision (the supremum is not attained on the window).
 
     >>> from mpmath import mp
     >>> from arete_proofs.chain.symbols import numeric, working_digits
     >>> g = numeric([a_GDL], window_max_MS(a_GDL, 3, 3))
     >>> with working_digits(15):
-    ...     g(mp.mpf(2)) <= 2                               # never above the tail limit a
+    ...     0 < 2 - g(mp.mpf(2)) < 0.01                     # strictly below the tail limit a = 2
     True
     """
 
@@ -235,12 +242,31 @@ def _tight_ms(a, mm, D, digits):
                                                digits=digits, max_window=MAX_WINDOW).epsilon
 
 
+def _window_ms_K(a, m, D):
+    r"""The finite window :math:`K_0 = D + \lceil 4 m (m - 1)/a \rceil` of :class:`window_max_MS`.
+
+    MSDLap(a, m)'s scaled pmf approaches its periodic tail profile like the subdominant poles,
+    :math:`e^{-a k/(m(m-1))}` (scale :math:`m - 1` against :math:`m`), so on :math:`k \le K_0` that
+    correction has fallen by about :math:`e^{-4}`: the window is long enough to reach the tail and short
+    enough that the gap :math:`a - W` stays far above the working precision.
+
+    >>> _window_ms_K(1, 3, 3), _window_ms_K(2, 1, 1)
+    (27, 1)
+    """
+    a, m, D = mp.mpf(a), int(m), int(D)
+    return D + (int(mp.ceil(4 * m * (m - 1) / a)) if m > 1 else 0)
+
+
 def _window_ms(a, mm, D, digits):
+    from ..distributions.comb import msdlap_components
     from ..privacy import tight_discrete
 
-    r = tight_discrete.tight_epsilon_msdlap(_str(a), _int(mm, "m", hi=MAX_SCALES), _int(D, "Delta"), digits=digits,
-                                            max_window=MAX_WINDOW)
-    return r.window_max
+    mm, D = _int(mm, "m", hi=MAX_SCALES), _int(D, "Delta")
+    K = _window_ms_K(a, mm, D)
+    if K > MAX_WINDOW:
+        raise ValueError(f"the window K = {K} exceeds {MAX_WINDOW} (the cost of the comb grows with it)")
+    # computed even where the coupling-bound shortcut gives eps* without any window (Theorem 16)
+    return tight_discrete.window_maximum(*msdlap_components(_str(a), mm), D, K, digits=digits)[0]
 
 
 def _tight_18(e, D, r, digits):

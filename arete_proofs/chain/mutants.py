@@ -99,6 +99,11 @@ FALSE = [
        lhs=_b("hm25-theorem-21", "variance-order").lhs.subs(sp.exp(eps / 3), sp.exp(eps / 4))),
     _m("hm25-16-shift", "hm25-theorem-16", "privacy", "refuted", "sensitivity Delta -> Delta + 1",
        lhs=_b("hm25-theorem-16", "privacy").lhs.func(*_b("hm25-theorem-16", "privacy").lhs.args[:2], Delta + 1)),
+    # refutable only because the window maximum is computed (a value -inf, as when the coupling shortcut
+    # skipped the window, would make every right-hand side > 0 hold)
+    _m("hm25-16-window-gap", "hm25-theorem-16", "not-attained", "refuted",
+       "W <= eps -> W <= eps (1 - 1/1000): the finite window stays 0.1% below the tail limit",
+       rhs=eps * (1 - sp.Rational(1, 1000))),
 ]
 
 
@@ -120,7 +125,7 @@ TRUE = [_weaken(sid, name, f) for sid, name in (
 ALL = FALSE + TRUE
 
 #: The 2025 paper's false variants (issue 23.5).
-HM25 = ("hm25-13-flip", "hm25-21-m-e4", "hm25-16-shift")
+HM25 = ("hm25-13-flip", "hm25-21-m-e4", "hm25-16-shift", "hm25-16-window-gap")
 
 #: The four false variants named in the issue (refuted by --variant on the default grid plus search).
 NAMED = ("16-drop-exp", "19-lower-half-eps", "14-lower-drop-c", "3-lower-half-eps")

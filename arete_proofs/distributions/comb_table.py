@@ -24,7 +24,9 @@ multiplication, the two sums by recurrences along the residue classes.  Everythi
 positive terms (no cancellation, unlike the partial fractions near :math:`k = 0`), the
 arithmetic is ball arithmetic, and the neglected parts are bounded explicitly (Chernoff:
 :math:`\sum_{t > T} L_t \le e^{-\lambda T} L(e^{\lambda})`, :math:`L(e^{\lambda}) = \prod 1/(1 - e^{-a_c})`;
-the far terms of the second sum by :math:`e^{-2\lambda M}\,E e^{\lambda Y}`); the radius of every
+the far terms of the second sum by :math:`e^{-2\lambda M}\,E e^{\lambda Y}`; these are products of one
+factor per component -- :math:`R(1) \approx e^{748}` for MSDLap(2, 1000) -- so they are kept as logarithms
+and the error radius is an arb, never a float); the radius of every
 value, those bounds included, is checked to be below :math:`10^{-(d+8)}` of it, else the
 precision is raised.  Cost: :math:`O(N \log N)` for a window of :math:`N` points, against
 :math:`O(N \cdot \#\text{components})` for the partial fractions point by point.
@@ -47,7 +49,7 @@ from mpmath import mp
 from .._validation import GUARD_DIGITS, resolve_digits
 from .comb import _check
 
-__all__ = ["scaled_pmf_table", "pmf_table"]
+__all__ = ["pmf_table", "scaled_pmf_table"]
 
 
 def scaled_pmf_table(K, weights, rates, *, digits=None):
@@ -108,33 +110,40 @@ def _table(K, w, r, d):
     # the power-series exponential's balls lose about 20 log10(N) digits at length N (measured: 86 at 10^5)
     prec = int((d + 20 + 20 * math.log10(K + 1000)) * 3.33)
     # absolute target for the neglected parts, relative to a guess of the least value (p_1 e^lambda is about
-    # prod tanh(a_c/2) e^{-a}); lowered to the least value seen if that guess was too high
+    # prod tanh(a_c/2) e^{-a}); lowered to the least value seen if that guess was too high.  All these
+    # magnitudes are kept as natural logarithms: for MSDLap(2, 1000), R(1) is about e^822 and the least
+    # value about e^-274, outside the float range
     with mp.workdps(20):
-        guess = mp.exp(-max(mp.mpf(x) for x in r)) * mp.fprod(mp.tanh(mp.mpf(x) / 2) for x in r)
-    tau = float(max(guess, mp.mpf(10) ** -300)) * 10.0 ** (-(d + 14))
+        lg_guess = float(-max(mp.mpf(x) for x in r) + mp.fsum(mp.log(mp.tanh(mp.mpf(x) / 2)) for x in r))
+    lg_tau = lg_guess - (d + 14) * _LN10
     try:
         for _ in range(12):
             ctx.prec = prec
-            (out, worst), vmin = _attempt(K, w, r, cs, ws, aS, others, d, tau, arb, arb_series, ctx)
+            (out, worst), lg_vmin = _attempt(K, w, r, cs, ws, aS, others, d, lg_tau, arb, arb_series, ctx)
             if out is not None:
                 return tuple(out)
             # not enough digits: lower the truncation target to the least value seen, raise the precision
-            lo = max(min(vmin, 1.0), 1e-300)
-            if tau > lo * 10.0 ** (-(d + 12)):
-                tau = lo * 10.0 ** (-(d + 13))
+            lo = min(lg_vmin, 0.0)
+            if lg_tau > lo - (d + 12) * _LN10:
+                lg_tau = lo - (d + 13) * _LN10
+            prec = ctx.prec   # _attempt may have raised it (the series' magnitude)
             prec += int(3.33 * (math.log10(max(worst, 1e-300)) + d + 12)) + 32 if worst < math.inf else prec
         raise ArithmeticError("comb pmf table: the power series lost all digits")
     finally:
         ctx.prec, ctx.cap = old_prec, old_cap
 
 
-def _attempt(K, w, r, cs, ws, aS, others, d, tau, arb, arb_series, ctx):
+def _attempt(K, w, r, cs, ws, aS, others, d, lg_tau, arb, arb_series, ctx):
+    """One try at precision ``ctx.prec``; ``lg_tau`` is the log of the absolute target for the neglected parts.
+
+    Returns ``(_to_mp(...), log of the least nonzero value)``.  The bounds below are products of up to
+    ``len(w)`` factors, so they are handled as logarithms (:func:`_ln`, :func:`_lse`)."""
     a = {c: arb(r[c]) for c in range(len(w))}
     lam = a[cs] / ws
     tanh_s = (a[cs] / 2).tanh()
     if not others:  # one DLap: p_k e^{lambda k} = tanh(a/2) on multiples of w, else 0
         vals = [tanh_s if k % ws == 0 else arb(0) for k in range(K + 1)]
-        return _to_mp(vals, d), 1.0
+        return _to_mp(vals, d), 0.0
     rc = {c: (-a[c] + lam * w[c]).exp() for c in others}
     lc = {c: (-a[c] - lam * w[c]).exp() for c in others}
     kappa = arb(1)
@@ -147,24 +156,34 @@ def _attempt(K, w, r, cs, ws, aS, others, d, tau, arb, arb_series, ctx):
     for c in others:
         R1 /= 1 - rc[c]
         Lb /= 1 - (-a[c]).exp()
-    scale = float(tanh_s.mid()) * float(kappa.upper()) * float(R1.upper())
-    lb = float(Lb.upper())
+    lg_R1, lg_lb = _ln(R1), _ln(Lb)
+    lg_tk = _ln(tanh_s) + _ln(kappa)            # tanh(a*/2) kappa
+    lg_sl = lg_tk + lg_R1 + lg_lb               # scale * lb, scale = tanh(a*/2) kappa R(1)
+    lg_1mq = math.log(-math.expm1(-lamf))       # log(1 - e^{-lam})
+    lg_need = max(lg_sl, 0.0) - lg_tau          # log(max(scale lb, 1) / tau)
     # L truncated at Lt terms: each Q_y loses <= kappa R(1) e^{-lam Lt} L(e^lam) / (1 - e^{-lam}) (also the y < -Lt)
-    Lt = int(math.ceil((math.log(max(scale * lb, 1.0) / tau) + math.log(1 / (1 - math.exp(-lamf))) * 3
-                        + math.log(K + 10)) / lamf)) + 2
+    Lt = math.ceil((lg_need - 3 * lg_1mq + math.log(K + 10)) / lamf) + 2
     # the far part of the second sum beyond y > K + M: <= e^{-2 lam M} tanh E e^{lam Y}
-    M = int(math.ceil((math.log(max(scale * lb, 1.0) / tau) + math.log(2)) / (2 * lamf))) + ws
+    M = math.ceil((lg_need + math.log(2)) / (2 * lamf)) + ws
     N = K + M + Lt + 1   # R needed up to degree N (Q_y for y <= K + M)
-    trunc = scale * lb * math.exp(-lamf * Lt) / (1 - math.exp(-lamf)) ** 2 * ((K + Lt + M) / ws + 2)
-    far = scale * lb * math.exp(-2 * lamf * (M - ws))
+    # the series' balls are absolute at the scale of R(1) and L(1) (up to e^748 for MSDLap(2, 1000)) while the
+    # values needed can be far smaller: start with that many more bits (else every attempt but the last fails)
+    # (measured at MSDLap(2, 500): 385 bits lose every digit, 770 keep 65, a loss of about log R(1) + 10 log10 N digits)
+    need = int((d + 20 + 10 * math.log10(N + 1000)) * 3.33 + (max(lg_R1, 0.0) + max(lg_lb, 0.0)) / math.log(2))
+    if ctx.prec < need:
+        ctx.prec = need
+        return _attempt(K, w, r, cs, ws, aS, others, d, lg_tau, arb, arb_series, ctx)
+    lg_trunc = lg_sl - lamf * Lt - 2 * lg_1mq + math.log((K + Lt + M) / ws + 2)
+    lg_far = lg_sl - 2 * lamf * (M - ws)
     ctx.cap = N + Lt + 2
     # the log series' terms below a cut are dropped (their mass delta bounded; R changes by <= R(1)(e^delta - 1))
-    cls = (N / ws + 1) * scale * lb
-    R, dR = _exp_series(others, rc, w, N, arb, arb_series, tau / (100 * cls))
-    L, dL = _exp_series(others, lc, w, Lt, arb, arb_series, tau / (100 * cls * Lt))
-    errR, errL = float(R1.upper()) * math.expm1(dR), lb * math.expm1(dL)
-    dropped = float(tanh_s.mid()) * float(kappa.upper()) * (errR * lb + Lt * errL * (float(R1.upper()) + errR)) \
-        * (N / ws + 1) * 1.01
+    lg_cls = math.log(N / ws + 1) + lg_sl
+    R, lg_dR = _exp_series(others, rc, w, N, arb, arb_series, lg_tau - math.log(100) - lg_cls)
+    L, lg_dL = _exp_series(others, lc, w, Lt, arb, arb_series, lg_tau - math.log(100) - lg_cls - math.log(Lt))
+    lg_errR, lg_errL = lg_R1 + _ln_expm1(lg_dR), lg_lb + _ln_expm1(lg_dL)
+    # dropped = tanh kappa (errR lb + Lt errL (R(1) + errR)) (N/ws + 1) 1.01
+    lg_dropped = lg_tk + _lse(lg_errR + lg_lb, math.log(Lt) + lg_errL + _lse(lg_R1, lg_errR)) \
+        + math.log(N / ws + 1) + math.log(1.01)
     Lc = L.coeffs()
     Lc = Lc + [arb(0)] * (Lt - len(Lc))  # coeffs() drops trailing zeros
     Lrev = arb_series(list(reversed(Lc)), prec=N + Lt)
@@ -205,33 +224,65 @@ def _attempt(K, w, r, cs, ws, aS, others, d, tau, arb, arb_series, ctx):
             k = ks[i]
             vals[k] = tanh_s * kappa * (s1_list[i] + s2)
             s2 = (s2 + Q(k)) * e2
-    err = arb(0, trunc + far + dropped + tau / 100)
+    lg_err = _lse(_lse(lg_trunc, lg_far), _lse(lg_dropped, lg_tau - math.log(100)))
+    err = arb(0, (arb(lg_err) + 1e-9).exp().upper())   # ball [-E, E]; arb's exponent range is unbounded
     g = math.gcd(*w)
     vals = [v + err if k % g == 0 else arb(0) for k, v in enumerate(vals)]
-    vmin = min(float(v.mid()) for v in vals if not v.is_zero())
-    return _to_mp(vals, d), vmin
+    return _to_mp(vals, d), min(_ln_mid(v) for v in vals if not v.is_zero())
 
 
-def _exp_series(others, x, w, n, arb, arb_series, cut):
+def _exp_series(others, x, w, n, arb, arb_series, lg_cut):
     """:math:`\\prod_c 1/(1 - x_c z^{w_c})` to length ``n`` as :math:`\\exp(\\sum_c \\sum_j x_c^j z^{j w_c}/j)`, and the
-    mass :math:`\\delta` of the log-series terms left out: per component the tail
-    :math:`\\sum_{j \\ge J} x^j/j \\le x^J/(J(1-x))` once it is below ``cut`` / (number of components)."""
+    log of the mass :math:`\\delta` of the log-series terms left out: per component the tail
+    :math:`\\sum_{j \\ge J} x^j/j \\le x^J/(J(1-x))` once it is below ``exp(lg_cut)`` / (number of components).
+    All in logarithms (the cut can be below the float range)."""
     co = [arb(0)] * n
-    delta = 0.0
-    share = cut / max(len(others), 1)
+    lg_delta = -math.inf
+    lg_share = lg_cut - math.log(max(len(others), 1))
     for c in others:
         wc, xc = w[c], x[c]
-        xf = float(xc.upper())
+        lx = _ln(xc)                              # >= log x_c, < 0
+        lg_1mx = math.log(-math.expm1(lx))        # <= log(1 - x_c)
         p, j = xc, 1
         while j * wc < n:
-            pf = float(p.upper())
-            if pf / (j * (1 - xf)) <= share:
-                delta += pf / (j * (1 - xf))
+            lg_t = j * lx - math.log(j) - lg_1mx   # >= log(x^j / (j (1 - x)))
+            if lg_t <= lg_share:
+                lg_delta = _lse(lg_delta, lg_t)
                 break
             co[j * wc] += p / j
             p *= xc
             j += 1
-    return arb_series(co, prec=n).exp(), delta
+    return arb_series(co, prec=n).exp(), lg_delta
+
+
+_LN10 = math.log(10)
+
+
+def _ln(x):
+    """A float upper bound of :math:`\\log x` for an arb :math:`x > 0` (no overflow for huge or tiny :math:`x`)."""
+    return math.nextafter(float(x.log().upper()), math.inf)   # one ulp up: float() rounds to nearest
+
+
+def _ln_mid(v):
+    """:math:`\\log` of the midpoint of an arb (``-inf`` if it is not positive), from its mantissa and exponent."""
+    man, ex = v.mid().man_exp()
+    man = int(man)
+    return math.log(man) + int(ex) * math.log(2) if man > 0 else -math.inf
+
+
+def _lse(x, y):
+    """:math:`\\log(e^x + e^y)` of two logs (either may be ``-inf``)."""
+    hi, lo = max(x, y), min(x, y)
+    return hi if lo == -math.inf else hi + math.log1p(math.exp(lo - hi))
+
+
+def _ln_expm1(lg):
+    """An upper bound of :math:`\\log(e^{\\delta} - 1)` given :math:`\\log \\delta` (``-inf`` for :math:`\\delta = 0`)."""
+    if lg == -math.inf:
+        return -math.inf
+    if lg < -20:                                  # e^delta - 1 <= delta e^delta
+        return lg + math.exp(lg)
+    return math.log(math.expm1(math.exp(lg)))
 
 
 def _to_mp(vals, d):

@@ -61,7 +61,7 @@ from __future__ import annotations
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, parse_precision, positive, resolve_digits
-from .gdl import _floor, _integer
+from .gdl import _cdf_by_symmetry, _floor, _integer
 
 __all__ = ["pmf", "logpmf", "cdf", "sf", "mean_abs", "var", "steps", "r_mean_abs", "r_var",
            "privacy_loss", "max_step_gain"]
@@ -177,12 +177,7 @@ def cdf(x, eps, Delta, r, *, digits=None):
     >>> mp.almosteq(cdf(2, 3, 5, 2) + sf(2, 3, 5, 2), 1)
     True
     """
-    n = _floor(x)
-    if n == mp.inf:
-        return mp.one
-    if n == mp.ninf:
-        return mp.zero
-    return sf(-n - 1, eps, Delta, r, digits=digits)
+    return _cdf_by_symmetry(x, lambda n: sf(n, eps, Delta, r, digits=digits))
 
 
 def _moments(e, D, r):

@@ -23,7 +23,7 @@ from __future__ import annotations
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, parse_precision, positive, resolve_digits
-from .gdl import _floor, _integer
+from .gdl import _cdf_by_symmetry, _floor, _integer
 
 __all__ = ["pmf", "logpmf", "cdf", "sf", "mean_abs", "var"]
 
@@ -87,12 +87,7 @@ def cdf(x, a, *, digits=None):
     >>> mp.almosteq(cdf(0, 1) + sf(0, 1), 1)
     True
     """
-    n = _floor(x)
-    if n == mp.inf:
-        return mp.one
-    if n == mp.ninf:
-        return mp.zero
-    return sf(-n - 1, a, digits=digits)
+    return _cdf_by_symmetry(x, lambda n: sf(n, a, digits=digits))
 
 
 def mean_abs(a, *, digits=None):

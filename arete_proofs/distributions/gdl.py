@@ -79,6 +79,21 @@ def _floor(x, name="x"):
     return int(mp.floor(v))
 
 
+def _cdf_by_symmetry(x, sf):
+    r""":math:`P(X \le x) = P(X > -\lfloor x\rfloor - 1)` for a law symmetric on the integers, from its
+    ``sf(n)`` :math:`= P(X > n)` at an integer ``n`` (shared by the cdfs of GDL, DLap and the discrete staircase).
+
+    >>> _cdf_by_symmetry(mp.inf, None), _cdf_by_symmetry(-mp.inf, None), _cdf_by_symmetry(2.5, lambda n: n)
+    (mpf('1.0'), mpf('0.0'), -3)
+    """
+    n = _floor(x)
+    if n == mp.inf:
+        return mp.one
+    if n == mp.ninf:
+        return mp.zero
+    return sf(-n - 1)
+
+
 #: Above this many series terms the 2F1 is left to mpmath's transformations.
 _DIRECT_TERMS = 20000
 #: Below this n mpmath's hyp2f1 (fast fixed-point series) is tried first.
@@ -267,12 +282,7 @@ def cdf(x, beta, a, *, digits=None):
     True
     """
     d = resolve_digits(digits)
-    n = _floor(x)
-    if n == mp.inf:
-        return mp.one
-    if n == mp.ninf:
-        return mp.zero
-    return sf(-n - 1, beta, a, digits=d)
+    return _cdf_by_symmetry(x, lambda n: sf(n, beta, a, digits=d))
 
 
 def mean_abs(beta, a, *, digits=None):

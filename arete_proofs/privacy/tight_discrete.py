@@ -66,7 +66,7 @@ from ..distributions.comb import (msdlap_components, tail_constants, tail_error_
 from ..distributions.comb_table import scaled_pmf_table
 
 __all__ = ["DiscreteTight", "tight_epsilon_comb", "tight_epsilon_msdlap", "tight_epsilon_theorem18",
-           "tail_limit", "coupling_bound", "EVERY_INTEGER_SHIFT"]
+           "tail_limit", "coupling_bound", "window_maximum", "EVERY_INTEGER_SHIFT"]
 
 #: The shift reduction of a comb on the integers (this module, items 1-4).
 EVERY_INTEGER_SHIFT = (
@@ -141,6 +141,32 @@ def _window(K, Delta, logp):
         if v > best:
             best, pair = v, (k, dq[0])
     return best, pair
+
+
+def window_maximum(weights, rates, Delta, K, *, digits=12):
+    r""":math:`W_K = \max_{0 \le k \le K} [\ln p_k - \min_{|j - k| \le \Delta} \ln p_j]` and its pair ``(k, j)`` (item 4).
+
+    The loss over the finite window :math:`0 \le k \le K` from the exact pmf
+    (:func:`~arete_proofs.distributions.comb_table.scaled_pmf_table` on :math:`0..K+\Delta`, ``digits + 5``
+    digits).  For MSDLap(a, m) at :math:`\Delta = m` (Theorem 16) the supremum :math:`a` is the tail
+    limit, and every finite window stays strictly below it (the pair :math:`(k, k + m)` tends to
+    :math:`a` from below):
+
+    >>> W, pair = window_maximum(*msdlap_components("1", 3), 3, 27, digits=15)
+    >>> pair, 0 < 1 - W < 0.01                                  # below a = 1, at the window's end
+    ((26, 29), True)
+    """
+    w, rt = _check(weights, rates)
+    d = resolve_digits(digits)
+    Delta, K = int(Delta), int(K)
+    if Delta < 1:
+        raise ValueError(f"Delta must be an integer >= 1, got {Delta}")
+    if K < 0:
+        raise ValueError(f"K must be >= 0, got {K}")
+    with mp.workdps(d + GUARD_DIGITS):
+        tab = scaled_pmf_table(K + Delta, w, rt, digits=d + 5)
+        lam = dominant(w, rt, digits=d + 5)[2]
+        return _window(K, Delta, lambda j: mp.log(tab[j]) - lam * j)
 
 
 def coupling_bound(weights, rates, Delta):
@@ -260,10 +286,8 @@ def tight_epsilon_comb(weights, rates, Delta, *, digits=12, max_window=200_000):
     K = Kp + Delta
     if K > max_window:
         raise ValueError(f"the window K = {K} exceeds max_window = {max_window}")
+    W, pair = window_maximum(w, rt, Delta, K, digits=d)
     with mp.workdps(d + GUARD_DIGITS):
-        tab = scaled_pmf_table(K + Delta, w, rt, digits=d + 5)
-        lam = dominant(w, rt, digits=d + 5)[2]
-        W, pair = _window(K, Delta, lambda j: mp.log(tab[j]) - lam * j)
         lower = max(W, L)
         upper = max(W, L + eta_K)
         # attained: the window beats the tail limit by more than the working precision
