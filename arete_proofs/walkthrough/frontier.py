@@ -192,7 +192,7 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective
 
 
 def same_params(certified, entry):
-    """Whether a certificate's ``params`` (exact rationals) are the entry's ``a, m, sigma, h`` (decimal strings).
+    r"""Whether a certificate's ``params`` (exact rationals) are the entry's :math:`(a, m, \sigma, h)` (decimal strings).
 
     >>> same_params({"a": "1/2", "m": 3, "sigma": "1/10", "h": "1/3"}, {"a": "0.5", "m": 3, "sigma": "0.1", "h": "1/3"})
     True
