@@ -301,6 +301,7 @@ def msdlap_table(a, m):
     a, m = float(a), int(m)
     N = min(int(m * (745 / a + 10)) + 50, 40_000)
     p = float_pmf_table(range(1, m + 1), [a] * m, N)
+    p = (p + p[::-1]) / 2          # the law is symmetric: remove the FFT's last-bit asymmetry
     right = np.cumsum(p[::-1])[::-1]
     return p, N, right
 
