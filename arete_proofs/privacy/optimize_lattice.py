@@ -345,7 +345,11 @@ class LatticeGaussProblem(SearchProblem):
     def scaled(self, params, D):
         # ``epsilon_certified``: printed by ``arete optimize`` with the parameters (which branch of certify runs)
         return {"a": params["a"], "m": params["m"], "sigma": params["sigma"] * D, "h": params["h"] * D,
-                "epsilon_certified": self.noise_class is not None and int(params["m"]) <= CERTIFY_M_MAX}
+                "epsilon_certified": self._provable(params)}
+
+    def _provable(self, params):
+        # certify's branch: the cover (through the noise class) for m <= CERTIFY_M_MAX, else the exact engine
+        return self.noise_class is not None and int(params["m"]) <= CERTIFY_M_MAX
 
     def noise(self, params):
         if self.noise_class is None:
@@ -359,7 +363,7 @@ class LatticeGaussProblem(SearchProblem):
 
         from .tight_lattice import tight_epsilon_lattice_gauss
 
-        if self.noise_class is not None and int(params["m"]) <= CERTIFY_M_MAX:
+        if self._provable(params):
             # the noise layer's proved enclosure (certified.combs_gauss, reached through the noise class: this
             # layer does not import certified/), width 1e-7 eps: inside the search's MARGIN of 2e-7 eps
             c = self.noise(params).certify(Delta, tol=repr(1e-7 * self.eps), numeric=False)
