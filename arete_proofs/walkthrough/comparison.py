@@ -19,9 +19,11 @@ r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\o
   :math:`m = \lceil e^{\varepsilon/3}\rceil \le` :data:`~arete_proofs.noise.comparison.THEOREM21_M_MAX`
   (:math:`\varepsilon \le 16`; about a minute of CPU at :math:`m = 245`), beyond that read from ``frontier.json``
   where it has the row, else its variance only (closed form :math:`h^2 S_2(m)/(\cosh a - 1) + 2b^2`);
-* **lattice + Gaussian** optimised, read from ``docs/data/frontier.json`` (:mod:`arete_proofs.walkthrough.frontier`):
-  its tight epsilon is the certified cover's upper end where the row is certified (:math:`m \le 130`), else the
-  float64 estimate (**not certified**, starred).
+* **lattice + Gaussian** optimised, read from ``docs/data/frontier.json`` (:mod:`arete_proofs.walkthrough.frontier`)
+  for :math:`E|Z|` and from ``docs/data/frontier-variance.json`` for the variance (``lattice_gauss_var``: the
+  variance-optimal parameters, a smaller :math:`m \approx 0.9\,e^{\varepsilon/3}`): its tight epsilon is the
+  certified cover's upper end where the row is certified (:math:`m \le 130`), else the float64 estimate
+  (**not certified**, starred).
 
 **Discrete table** (integer :math:`\Delta \in \{1, 10, 100, 1000\}`, :math:`\varepsilon \in \{2, 5, 10, 15, 20\}`):
 **DLap** :math:`(a = \varepsilon/\Delta)`, **GDL** at Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`,
@@ -68,11 +70,12 @@ __all__ = ["DATA", "FORMAT", "CONTINUOUS", "DISCRETE", "EPS", "DISCRETE_EPS", "D
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "comparison.json"
 BEYOND = DATA.parent / "beyond.json"
 FRONTIER = DATA.parent / "frontier.json"
+FRONTIER_VAR = DATA.parent / "frontier-variance.json"
 FORMAT = "arete-comparison/1"
 #: the continuous table's eps and entries (table order)
 EPS = tuple(range(2, 21))
 CONTINUOUS = ("laplace", "staircase", "staircase_var", "arete_paper", "arete", "arete_var", "arete_gauss",
-              "theorem21", "lattice_gauss")
+              "theorem21", "lattice_gauss", "lattice_gauss_var")
 #: the discrete table's eps, sensitivities and entries
 DISCRETE_EPS = (2, 5, 10, 15, 20)
 DISCRETE_DELTAS = (1, 10, 100, 1000)
@@ -81,7 +84,8 @@ DISCRETE = DISCRETE_PARTS
 _LABELS = {"laplace": "Laplace", "staircase": "Staircase (E|Z|-opt.)", "staircase_var": "Staircase (Var-opt.)",
            "arete_paper": "Arete, paper (Lemma 3)", "arete": "Arete, optimised for E|Z|",
            "arete_var": "Arete, optimised for Var", "arete_gauss": "Arete + Gaussian (E|Z|-opt.)",
-           "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian (opt.)",
+           "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian (E|Z|-opt.)",
+           "lattice_gauss_var": "lattice + Gaussian (Var-opt.)",
            "dlap": "DLap(eps/Delta)", "gdl": "GDL (Theorem 15)", "msdlap": "MSDLap (Theorem 16)",
            "gdl_opt": "GDL opt. E|Z|", "gdl_opt_var": "GDL opt. Var", "msdlap_opt": "MSDLap opt. E|Z|",
            "msdlap_opt_var": "MSDLap opt. Var",
@@ -171,8 +175,8 @@ def continuous_part(eps, part, *, digits=8):
             out.pop("noise"), out.pop("eps")
             if out.get("epsilon") is None:
                 out = _read(FRONTIER, eps, "theorem21", certified=True) or out
-        elif part == "lattice_gauss":
-            out = _read(FRONTIER, eps, "lattice_gauss", certified=False)
+        elif part in ("lattice_gauss", "lattice_gauss_var"):
+            out = _read(FRONTIER if part == "lattice_gauss" else FRONTIER_VAR, eps, "lattice_gauss", certified=False)
             if out is not None:   # certified rows: the cover's upper end; the others: the float64 estimate (*)
                 c = out.pop("certificate", None)
                 out["certified"] = bool(out.get("certified")) and c is not None
@@ -199,11 +203,13 @@ def _task(task):
 
 
 def compute(eps_values=EPS, *, discrete_eps=DISCRETE_EPS, deltas=DISCRETE_DELTAS, digits=8, workers=1,
-            out=None, parts=CONTINUOUS + DISCRETE):
+            out=None, parts=CONTINUOUS + DISCRETE, merge=False):
     r"""Both tables (``workers`` processes; progress on stderr), written to ``out`` when given.
 
     The document records the command, ``digits``, each entry's ``how`` and ``seconds`` and the total
     time; entries follow the module docstring (Lemma 26, Lemma 27, Lemma 3, Theorems 15, 16, 21).
+    ``merge``: keep the entries of an existing ``out`` and replace only the ``parts`` computed here
+    (the command is appended to the file's ``merges``).
     """
     t0 = time.perf_counter()
     tasks = [("c", float(e), 1, p, digits) for e in eps_values for p in parts if p in CONTINUOUS]
@@ -233,14 +239,31 @@ def compute(eps_values=EPS, *, discrete_eps=DISCRETE_EPS, deltas=DISCRETE_DELTAS
             doc["failed"][f"{kind} {eps:g} {D} {part}"] = err
     doc["continuous"]["rows"] = [crows[k] for k in sorted(crows)]
     doc["discrete"]["rows"] = [drows[k] for k in sorted(drows)]
-    doc["command"] = (" ".join(["python -m arete_proofs.walkthrough.comparison"] + sys.argv[1:])
-                      if sys.argv and sys.argv[0].endswith("comparison.py") else
-                      f"compute({list(eps_values)}, digits={digits}, workers={workers})")
-    doc["generated"] = datetime.date.today().isoformat()
-    doc["seconds"] = round(time.perf_counter() - t0, 1)
+    command = (" ".join(["python -m arete_proofs.walkthrough.comparison"] + sys.argv[1:])
+               if sys.argv and sys.argv[0].endswith("comparison.py") else
+               f"compute({list(eps_values)}, digits={digits}, workers={workers}, parts={list(parts)})")
+    if merge and out is not None and Path(out).exists():
+        doc = _merged(load(out), doc, command, round(time.perf_counter() - t0, 1))
+    else:
+        doc["command"] = command
+        doc["generated"] = datetime.date.today().isoformat()
+        doc["seconds"] = round(time.perf_counter() - t0, 1)
     if out is not None:
         Path(out).write_text(json.dumps(doc, indent=1) + "\n")
     return doc
+
+
+def _merged(old, new, command, seconds):
+    """``old`` with the entries of ``new`` put in (rows matched by eps, and Delta for the discrete table)."""
+    for which, key in (("continuous", lambda r: float(r["eps"])), ("discrete", lambda r: (r["Delta"], float(r["eps"])))):
+        rows = {key(r): r for r in old[which]["rows"]}
+        for r in new[which]["rows"]:
+            rows.setdefault(key(r), {k: v for k, v in r.items() if k in ("eps", "Delta")}).update(r)
+        old[which]["rows"] = [rows[k] for k in sorted(rows)]
+    old.setdefault("failed", {}).update(new["failed"])
+    old.setdefault("merges", []).append({"command": command, "generated": datetime.date.today().isoformat(),
+                                         "seconds": seconds})
+    return old
 
 
 def load(path=None):
@@ -330,11 +353,12 @@ def main(argv=None):
     ap.add_argument("--parts", nargs="+", choices=CONTINUOUS + DISCRETE, default=list(CONTINUOUS + DISCRETE))
     ap.add_argument("--out", default=None, help="the JSON file to write")
     ap.add_argument("--page", default=None, help="also rewrite this page's tables")
+    ap.add_argument("--merge", action="store_true", help="keep --out's other entries; replace only --parts")
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
     doc = compute(a.eps, discrete_eps=a.discrete_eps, deltas=a.deltas, digits=a.digits, workers=a.workers,
-                  out=a.out, parts=tuple(a.parts))
+                  out=a.out, parts=tuple(a.parts), merge=a.merge)
     if a.page:
         update_page(a.page, doc)
     for w, q in _BLOCKS:
