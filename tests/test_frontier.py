@@ -42,11 +42,14 @@ def _check(doc):
         if t:
             assert (t["a"], t["m"]) == theorem21_parameters(int(e))[:2]
             assert float(t["epsilon_upper"]) <= e and t["certified"]
-        g = r.get("lattice_gauss")
-        if g:
+        for g in (r.get(part) for part in frontier.LATTICE):
+            if not g:
+                continue
             a, m, s, h = float(g["a"]), int(g["m"]), float(g["sigma"]), float(g["h"])
-            assert abs(ol.mean_abs(a, m, s, h) / float(g["mean_abs"]) - 1) < 1e-9
-            assert abs(ol.variance(a, m, s, h) / float(g["variance"]) - 1) < 1e-9
+            at = float(g["a_top"]) if "a_top" in g else None
+            assert at is None or at <= a
+            assert abs(ol.mean_abs(a, m, s, h, at) / float(g["mean_abs"]) - 1) < 1e-9
+            assert abs(ol.variance(a, m, s, h, at) / float(g["variance"]) - 1) < 1e-9
             c = g.get("certificate")
             if c:   # the certificate is for these parameters and proves eps* <= eps
                 assert g["certified"] is True and float(c["upper"]) <= e
@@ -54,7 +57,7 @@ def _check(doc):
             else:
                 assert g["certified"] is False
             assert float(g["estimate"]) <= e and g["epsilon"] is None      # the float64 search's value
-        for part in ("lattice_gauss", "theorem21"):   # how each entry was made
+        for part in frontier.LATTICE + ("theorem21",):   # how each entry was made
             if part in r:
                 assert {"how", "seconds"} <= set(r[part])
 
@@ -73,9 +76,9 @@ def test_the_shipped_files_are_consistent():
 def _certificates(max_m):
     for doc in _files():
         for r in doc["rows"]:
-            g = r.get("lattice_gauss")
-            if g and g.get("certificate") and int(g["m"]) <= max_m:
-                yield doc["objective"], float(r["eps"]), g["certificate"]
+            for g in (r.get(part) for part in frontier.LATTICE):
+                if g and g.get("certificate") and int(g["m"]) <= max_m:
+                    yield doc["objective"], float(r["eps"]), g["certificate"]
 
 
 def test_the_smallest_certificates_recheck():
@@ -109,6 +112,12 @@ def test_a_tampered_row_is_caught():
     row = next((r for r in doc["rows"] if r.get("lattice_gauss", {}).get("certificate")), None)
     if row is not None:                       # a certificate for other parameters is caught
         row["lattice_gauss"]["certificate"]["params"]["sigma"] = repr(float(row["lattice_gauss"]["sigma"]) * 0.99)
+        with pytest.raises(AssertionError):
+            _check(doc)
+    doc = copy.deepcopy(frontier.load())
+    row = next((r for r in doc["rows"] if r.get("lattice_top", {}).get("certificate")), None)
+    if row is not None:                       # a certificate for the plain comb (top rate dropped) is caught
+        del row["lattice_top"]["certificate"]["params"]["a_top"]
         with pytest.raises(AssertionError):
             _check(doc)
 

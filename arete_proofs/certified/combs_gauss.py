@@ -515,14 +515,17 @@ def _tail_constants(lam, beta, lamf, betaf):
 
 
 def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, theta=None, n0=None, N=16, R=None,
-                          J=None, max_cells=400_000, progress=None, cells_per_step=None):
+                          J=None, max_cells=400_000, progress=None, cells_per_step=None, a_top=None):
     r"""Certified :math:`[\mathrm{lower}, \mathrm{upper}] \ni \varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (module docstring).
 
     A :class:`GaussCombCertificate`; ``upper`` is proved, its distance to ``lower`` is about
     ``tol`` unless ``max_cells`` bisections (per cover) ran out (then ``upper`` is still a proved bound).  ``N``: cells
     per lattice step (``cells_per_step``: an alias); ``R``, ``J``, ``n0``, ``theta``: the
     truncation, tail split, window and Chernoff rate (chosen when ``None``); ``progress``: a
-    callable taking a status line.
+    callable taking a status line.  ``a_top``: the rate of the top scale (the weight-:math:`m`
+    component :math:`m X_m`, :math:`X_m \sim` DLap(``a_top``)), :math:`0 < a_{top} \le a` (default
+    ``a``): the generalised family of :mod:`arete_proofs.privacy.optimize_lattice`, whose tail rate is
+    :math:`\lambda = a_{top}/m` and whose Chernoff gap :math:`a/(m-1) - a_{top}/m` is wider.
 
     >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-6")     # DLap(2) on Z + N(0, 0.09)
     >>> r.upper <= 2 + 1 / (2 * 0.09) + 1e-9       # below a Delta + the Gaussian's Delta^2/(2 sigma^2) (composition)
@@ -531,7 +534,9 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     t_start = time.perf_counter()
     mm = _int(m, "m")
     N = _int(cells_per_step if cells_per_step is not None else N, "N")
-    w, ra = _comb_parts(range(1, mm + 1), [a] * mm)
+    w, ra = _comb_parts(range(1, mm + 1), [a] * (mm - 1) + [a if a_top is None else a_top])
+    if not ra[-1] <= ra[0]:
+        raise ValueError(f"a_top must be at most a, got a_top={a_top} > a={a}")
     hq, sq, Dq = _exact(h, "h"), _exact(sigma, "sigma"), _exact(Delta, "Delta")
     tolq = _exact(tol, "tol")
     tolf = float(tolq)
@@ -587,7 +592,7 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         Du = Dq / hq
         wper = comb.w[comb.cs]
         U_win = Fraction(n0) + Du
-        say(f"lattice_gauss a={a} m={mm}: R={R}, J={J}, n0={n0}, theta={th}, eta={eta:.3g}, N={N}")
+        say(f"lattice_gauss a={a} m={mm}{'' if a_top is None else f' a_top={a_top}'}: R={R}, J={J}, n0={n0}, theta={th}, eta={eta:.3g}, N={N}")
         # the limit law: q_k = C_{k mod w}; one period of t
         C = comb.C
         ja = math.floor(-Du) - 2 - R
@@ -610,7 +615,8 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     upper = max(Wu, math.nextafter(Lu + 2 * eta, math.inf))
     choices = {"N": N, "R": R, "J": J, "n0": n0, "theta": _txt(th), "prec": int(prec), "tol": _txt(tolq)}
     return GaussCombCertificate(
-        params={"a": _txt(ra[0]), "m": mm, "sigma": _txt(sq), "h": _txt(hq)}, Delta=_txt(Dq), lower=max(Wl, Ll),
+        params=dict({"a": _txt(ra[0]), "m": mm, "sigma": _txt(sq), "h": _txt(hq)},
+                    **({"a_top": _txt(ra[-1])} if ra[-1] != ra[0] else {})), Delta=_txt(Dq), lower=max(Wl, Ll),
         upper=upper, window_upper=Wu, window_lower=Wl, tail_upper=Lu, tail_lower=Ll, eta=eta, n0=n0,
         T=repr(float(hq * U_win)), theta=_txt(th), cells=c1 + c2, choices=choices,
         t_star=None if Wt is None or Wl < Ll else hq * Wt, seconds=time.perf_counter() - t_start)
@@ -649,7 +655,8 @@ def check(doc):
         p, ch = doc["params"], doc["choices"]
         lo, hi = float(doc["lower"]), float(doc["upper"])
         r = certify_lattice_gauss(p["a"], p["m"], p["sigma"], p["h"], doc["Delta"], tol=ch["tol"],
-                                  prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"])
+                                  prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"],
+                                  a_top=p.get("a_top"))
     except (KeyError, TypeError, ValueError) as e:
         return GaussCheckReport(False, (f"malformed or inadmissible certificate: {e}",))
     if not lo <= r.lower:

@@ -51,7 +51,8 @@ from ._lattice_loss import _kernel_radius, _logF, _max_loss
 from .optimizer import Pass, SearchProblem
 
 __all__ = ["tilted_pmf", "estimate_epsilon", "estimate", "mean_abs", "variance", "solve_sigma",
-           "LatticeGaussProblem", "optimize", "MARGIN", "M_CHOICES", "VARIANCE_M", "CERTIFY_M_MAX", "MAX_TABLE_ERROR", "LARGE_M"]
+           "LatticeGaussProblem", "optimize", "MARGIN", "M_CHOICES", "VARIANCE_M", "CERTIFY_M_MAX", "MAX_TABLE_ERROR", "LARGE_M",
+           "TOP_START"]
 
 #: the float64 estimate is solved at eps * (1 - MARGIN) so that the exact value lands below eps
 MARGIN = 2e-7
@@ -74,13 +75,27 @@ M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (70, 90, 110
 #: exact engine (numerical window, not certified)
 CERTIFY_M_MAX = 130
 
+#: the search with a free top rate (``top=True``) starts at a_top = a - TOP_START (a 2026-12-02 scan at eps = 8,
+#: m = 34: E|Z| 0.021861 at a_top = a, 0.021540 at a - 0.25, 0.021780 at a - 0.5, 0.022484 at a - 1)
+TOP_START = 0.25
+
 #: the variance objective (eps > 4.5) searches m = c e^{eps/3} for c in this tuple (a 2026-12-02 run with E|Z|'s
 #: choices ended at the smallest m at every eps from 4 to 10, up to 1.7 times the Staircase's variance at eps = 10)
 VARIANCE_M = (0.65, 0.9, 1.25)
 
 
+def _top(a, a_top):
+    """``a_top`` as a float, or ``None`` when it is ``a`` (the MSDLap comb); a ValueError outside (0, a]."""
+    if a_top is None:
+        return None
+    a_top = float(a_top)
+    if not 0 < a_top <= float(a):
+        raise ValueError(f"a_top must be in (0, a], got a_top={a_top} with a={a}")
+    return None if a_top == float(a) else a_top
+
+
 @functools.lru_cache(maxsize=64)
-def tilted_pmf(a, m, tol=1e-12):
+def tilted_pmf(a, m, tol=1e-12, a_top=None):
     r"""``(q, k0)``: :math:`q_k = p_k e^{\lambda k}` of MSDLap(a, m), :math:`\lambda = a/m`, for :math:`k = -k_0 \dots N`.
 
     :math:`N` is where the tilted pmf has reached its periodic profile :math:`C_{k \bmod m}` to
@@ -97,20 +112,22 @@ def tilted_pmf(a, m, tol=1e-12):
     from scipy import signal
 
     a, m = float(a), int(m)
-    lam = a / m
+    a_top = _top(a, a_top)
+    at = a if a_top is None else a_top
+    lam = at / m
     theta = a / (m - 1) - lam if m > 1 else a
     N = int(math.ceil(-math.log(tol) / theta)) + 2 * m + 2
-    T0 = int(math.ceil(40 / a)) + 1
+    T0 = int(math.ceil(40 / at)) + 1
     S = m * (m + 1) // 2
     lo, hi = -S * T0, N + S * T0          # index range kept for every partial sum
-    c = math.tanh(a / 2)
     dist = np.zeros(hi - lo + 1)
     dist[-lo] = 1.0
     for i in range(1, m + 1):
+        r = at if i == m else a           # the top scale's own rate (a_top)
         X = (N + S * T0) // i + 1
         x = np.arange(-T0, X + 1)
         ker = np.zeros(i * (X + T0) + 1)
-        ker[i * (x + T0)] = c * np.exp(-a * np.abs(x) + lam * i * x)
+        ker[i * (x + T0)] = math.tanh(r / 2) * np.exp(-r * np.abs(x) + lam * i * x)
         full = signal.fftconvolve(dist, ker)
         # full[j] is index lo + j - i*T0
         start = i * T0
@@ -127,7 +144,7 @@ def tilted_pmf(a, m, tol=1e-12):
     return np.concatenate([left, q_pos]), k0
 
 
-def estimate(a, m, sigma, Delta=1.0, h=None, *, grid=8, refine=6):
+def estimate(a, m, sigma, Delta=1.0, h=None, *, grid=8, refine=6, a_top=None):
     r"""Float64 estimate of :math:`\varepsilon^*` of lattice + Gaussian (module docstring): a dict with
     ``epsilon`` (max of ``window`` and ``tail``), the pairs ``window_pair`` and ``tail_pair``, and ``T``.
 
@@ -143,9 +160,10 @@ def estimate(a, m, sigma, Delta=1.0, h=None, *, grid=8, refine=6):
     if m > LARGE_M and abs(h * m - Delta) <= 1e-12 * Delta:
         from . import lattice_large
 
-        return lattice_large.estimate(a, m, sigma, Delta, grid=grid, refine=refine)
-    q, k0 = tilted_pmf(a, m)
-    lam_h = a / m / h
+        return lattice_large.estimate(a, m, sigma, Delta, grid=grid, refine=refine, a_top=a_top)
+    a_top = _top(a, a_top)
+    q, k0 = tilted_pmf(a, m, a_top=a_top)
+    lam_h = (a if a_top is None else a_top) / m / h
     N = q.size - k0 - 1
     base = (N - m + 1) // m * m          # the last full period, from a multiple of m: profile[r] = C_r
     profile = q[k0 + base:k0 + base + m]
@@ -160,25 +178,28 @@ def estimate(a, m, sigma, Delta=1.0, h=None, *, grid=8, refine=6):
     return {"epsilon": max(W, L), "window": W, "tail": L, "window_pair": wp, "tail_pair": lp, "T": T}
 
 
-def estimate_epsilon(a, m, sigma, Delta=1.0, h=None, *, grid=8):
+def estimate_epsilon(a, m, sigma, Delta=1.0, h=None, *, grid=8, a_top=None):
     r"""The float64 estimate of :math:`\varepsilon^* = \sup_{|t-v| \le \Delta} \ln f(t)/f(v)` (:func:`estimate`'s ``epsilon``).
 
     >>> estimate_epsilon(3.0, 2, 0.25) < estimate_epsilon(3.0, 2, 0.2)      # more smoothing, less loss
     True
     """
-    return estimate(a, m, sigma, Delta, h, grid=grid)["epsilon"]
+    return estimate(a, m, sigma, Delta, h, grid=grid, a_top=a_top)["epsilon"]
 
 
-def variance(a, m, sigma, h):
-    r""":math:`\operatorname{Var} Z = h^2 S_2(m)/(\cosh a - 1) + \sigma^2`, :math:`S_2(m) = m(m+1)(2m+1)/6` (float).
+def variance(a, m, sigma, h, a_top=None):
+    r""":math:`\operatorname{Var} Z = h^2 S_2(m)/(\cosh a - 1) + \sigma^2`, :math:`S_2(m) = m(m+1)(2m+1)/6` (float;
+    with ``a_top`` the top scale's :math:`m^2` term has :math:`\cosh a_{top}`).
 
     >>> abs(variance(2.0, 2, 0.2, 0.5) - (0.25 * 5 / (math.cosh(2) - 1) + 0.04)) < 1e-15
     True
     """
-    return h * h * m * (m + 1) * (2 * m + 1) / 6 / (math.cosh(a) - 1) + sigma * sigma
+    at = a if a_top is None else float(a_top)
+    s2 = m * (m + 1) * (2 * m + 1) / 6
+    return h * h * ((s2 - m * m) / (math.cosh(a) - 1) + m * m / (math.cosh(at) - 1)) + sigma * sigma
 
 
-def mean_abs(a, m, sigma, h):
+def mean_abs(a, m, sigma, h, a_top=None):
     r""":math:`E|Z| = \sum_k p_k\, E|hk + N(0,\sigma^2)|`, :math:`E|x + N| = x\,\mathrm{erf}(x/\sigma\sqrt2) + 2\sigma\varphi(x/\sigma)` (float).
 
     >>> from arete_proofs.distributions.lattice import lattice_gauss
@@ -190,17 +211,18 @@ def mean_abs(a, m, sigma, h):
     if int(m) > LARGE_M:
         from . import lattice_large
 
-        return lattice_large.mean_abs(a, m, sigma, h)
-    q, k0 = tilted_pmf(float(a), int(m))
+        return lattice_large.mean_abs(a, m, sigma, h, a_top=a_top)
+    a_top = _top(a, a_top)
+    q, k0 = tilted_pmf(float(a), int(m), a_top=a_top)
     k = np.arange(0, q.size - k0)
-    p = q[k0:] * np.exp(-float(a) / m * k)
+    p = q[k0:] * np.exp(-float(a if a_top is None else a_top) / m * k)
     x = h * k
     e = x * special.erf(x / (sigma * math.sqrt(2))) + 2 * sigma * np.exp(-0.5 * (x / sigma) ** 2) / math.sqrt(2 * math.pi)
     w = np.where(k == 0, 1.0, 2.0)
     return float(np.sum(w * p * e))
 
 
-def solve_sigma(target, a, m, Delta=1.0, *, guess=None, grid=8, rtol=1e-10):
+def solve_sigma(target, a, m, Delta=1.0, *, guess=None, grid=8, rtol=1e-10, a_top=None):
     r"""The smallest :math:`\sigma` with :func:`estimate_epsilon` :math:`\le` ``target`` (bisection on :math:`\ln\sigma`).
 
     The loss decreases in :math:`\sigma` (post-processing); ``None`` when even a wide smoothing
@@ -217,7 +239,7 @@ def solve_sigma(target, a, m, Delta=1.0, *, guess=None, grid=8, rtol=1e-10):
         return None
 
     def g(u):
-        return estimate_epsilon(a, m, math.exp(u), Delta, grid=grid) - target
+        return estimate_epsilon(a, m, math.exp(u), Delta, grid=grid, a_top=a_top) - target
 
     hi = math.log(2 * h)
     if g(hi) > 0:
@@ -233,8 +255,8 @@ def solve_sigma(target, a, m, Delta=1.0, *, guess=None, grid=8, rtol=1e-10):
     return math.exp(so.brentq(g, lo, hi, xtol=rtol))
 
 
-def _value(objective, a, m, sigma, h):
-    return mean_abs(a, m, sigma, h) if objective == "mean_abs" else variance(a, m, sigma, h)
+def _value(objective, a, m, sigma, h, a_top=None):
+    return mean_abs(a, m, sigma, h, a_top) if objective == "mean_abs" else variance(a, m, sigma, h, a_top)
 
 
 class LatticeGaussProblem(SearchProblem):
@@ -257,7 +279,7 @@ class LatticeGaussProblem(SearchProblem):
     max_confirmations = 4
 
     def __init__(self, eps, *, objective="mean_abs", m=None, m_choices=None, margin=MARGIN, grid=8,
-                 confirm_digits=8, scan_points=7, maxfev=20):
+                 confirm_digits=8, scan_points=7, maxfev=20, top=False):
         from mpmath import mp
 
         from .._validation import parse_precision, positive
@@ -288,57 +310,69 @@ class LatticeGaussProblem(SearchProblem):
         self.grid = grid
         self.confirm_digits = confirm_digits
         self.scan_points = scan_points
-        self.coarse = Pass(step=0.3, xatol=2e-3, fatol=1e-7, maxfev=maxfev)
+        self.coarse = Pass(step=0.3, xatol=2e-3, fatol=1e-7, maxfev=maxfev * (2 if top else 1))
         self.scan = []
         self._sigma = {}
+        # top: the second coordinate w, a_top = a - e^w (the top scale's own rate; TOP_START, docs/beyond.md)
+        self.top = bool(top)
 
     # -- the search ----------------------------------------------------------------------
     def _a(self, u):
         return self.eps - math.exp(u)
 
-    def _sigma_at(self, a, m):
-        key = (round(a, 12), m)
+    def _sigma_at(self, a, m, at=None):
+        key = (round(a, 12), m, None if at is None else round(at, 12))
         if key not in self._sigma:
             self.evaluations += 1
-            guess = next((s for (aa, mm), s in reversed(list(self._sigma.items())) if mm == m and s), None)
-            self._sigma[key] = solve_sigma(self.target, a, m, guess=guess, grid=self.grid)
+            guess = next((s for (aa, mm, _), s in reversed(list(self._sigma.items())) if mm == m and s), None)
+            self._sigma[key] = solve_sigma(self.target, a, m, guess=guess, grid=self.grid, a_top=at)
         return self._sigma[key]
 
-    def _log_value(self, u, m):
+    def _log_value(self, u, m, w=None):
         a = self._a(u)
-        # the tail limit is at least a: keep a relative A_GAP below eps, or no sigma confirms (the variance
-        # objective pushes a towards eps)
-        if not 0.2 < a <= self.eps * (1 - A_GAP):
+        at = None if w is None else a - math.exp(w)
+        # the tail limit is at least a (at least a_top with a top rate, and the centre's loss is near a): keep a
+        # relative A_GAP below eps, or no sigma confirms (the variance objective pushes a towards eps)
+        if at is None and not 0.2 < a <= self.eps * (1 - A_GAP):
+            return 1e9
+        if at is not None and not (0.2 < at and a <= self.eps * (1 - A_GAP / 10)):
             return 1e9
         try:
-            s = self._sigma_at(a, m)
+            s = self._sigma_at(a, m, at)
         except ValueError:  # the float64 table cannot represent this (a, m)
             return 1e9
         if s is None:
             return 1e9
-        return math.log(_value(self.objective, a, m, s, 1.0 / m))
+        return math.log(_value(self.objective, a, m, s, 1.0 / m, at))
 
     def starts(self):
         from scipy import optimize as so
 
         best = None
+        w0 = math.log(TOP_START) if self.top else None      # the scan over m: at the start's top rate
         for m in self.m_choices:
-            r = so.minimize_scalar(lambda u, m=m: self._log_value(u, m), bounds=(math.log(0.005), math.log(1.5)),
+            r = so.minimize_scalar(lambda u, m=m, w0=w0: self._log_value(u, m, w0), bounds=(math.log(0.005), math.log(1.5)),
                                    method="bounded", options={"xatol": 0.05, "maxiter": self.scan_points})
             self.scan.append((m, self._a(r.x), math.exp(r.fun) if r.fun < 1e8 else None))
             if best is None or r.fun < best[0]:
                 best = (r.fun, m, r.x)
         self.m = best[1]
+        if self.top:
+            return [np.array([best[2], math.log(TOP_START)])]
         return [np.array([best[2]])]
 
     def F(self, x, guess=None):
-        return self._log_value(float(x[0]), self.m)
+        return self._log_value(float(x[0]), self.m, float(x[1]) if self.top else None)
 
     def finish(self, x):
         a, m = self._a(float(x[0])), self.m
-        s = self._sigma_at(a, m)
-        return ({"a": a, "m": m, "sigma": s, "h": 1.0 / m}, estimate_epsilon(a, m, s, grid=self.grid),
-                _value(self.objective, a, m, s, 1.0 / m))
+        at = a - math.exp(float(x[1])) if self.top else None
+        s = self._sigma_at(a, m, at)
+        params = {"a": a, "m": m, "sigma": s, "h": 1.0 / m}
+        if self.top:
+            params["a_top"] = at
+        return (params, estimate_epsilon(a, m, s, grid=self.grid, a_top=at),
+                _value(self.objective, a, m, s, 1.0 / m, at))
 
     # -- the confirmation: the certified enclosure (m <= CERTIFY_M_MAX, through the noise class), else the exact
     # -- tight epsilon (numerical window, not certified) ------------------------------------------------------

@@ -13,7 +13,10 @@ the least :math:`E|Z|` of *every* :math:`\varepsilon`-DP additive noise):
 * **lattice + Gaussian** optimised by :mod:`arete_proofs.privacy.optimize_lattice` (a float64 search),
   then **certified** by :func:`certify_rows` (``--certify``: a proved enclosure of the tight epsilon over
   every shift, :func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss`, that anyone can re-check)
-  where :math:`m` is small enough; rows above that are float64 estimates, starred in the table.
+  where :math:`m` is small enough; rows above that are float64 estimates, starred in the table;
+* **lattice + Gaussian, top rate** (``lattice_top``): the same with the top scale's own rate,
+  :math:`Z = h(\sum_{i<m} i X_i + m Y) + \mathcal N(0, \sigma^2)`, :math:`Y \sim` DLap(:math:`a_{top}`),
+  :math:`a_{top} \le a` (``LatticeGaussProblem(top=True)``; certified the same way, with ``a_top``).
 
 :func:`compute` runs the rows (``--workers`` processes; minutes per eps) and records how each entry
 was made (command, digits, seconds); the docs read the shipped JSON (:func:`load`) and the page's
@@ -36,7 +39,7 @@ from pathlib import Path
 
 from mpmath import mp
 
-__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "compute_part", "compute", "certify_rows", "same_params", "load", "ratio",
+__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "LATTICE", "compute_part", "compute", "certify_rows", "same_params", "load", "ratio",
            "table_markdown", "update_page", "plot_ratios"]
 
 #: the shipped results (``docs/data/frontier.json`` of the source tree)
@@ -46,9 +49,12 @@ BEYOND = DATA.parent / "beyond.json"
 VARIANCE = DATA.parent / "frontier-variance.json"
 FORMAT = "arete-frontier/1"
 #: the entries of a row, in table order
-PARTS = ("laplace", "arete", "arete_gauss", "theorem21", "lattice_gauss")
+PARTS = ("laplace", "arete", "arete_gauss", "theorem21", "lattice_gauss", "lattice_top")
+#: the lattice + Gaussian entries (certified by :func:`certify_rows`); ``lattice_top`` has the free top rate
+LATTICE = ("lattice_gauss", "lattice_top")
 _LABELS = {"laplace": "Laplace", "arete": "Arete", "arete_gauss": "Gamma + Gaussian",
-           "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian"}
+           "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian",
+           "lattice_top": "lattice + Gaussian, top rate"}
 
 
 def _log(msg):
@@ -117,20 +123,22 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs"):
                 "certified": bool(r.certified), "digits": digits,
                 "how": "privacy.tight_lattice.tight_epsilon_theorem21 (exact lattice-point reduction)",
                 "seconds": round(time.perf_counter() - t0, 1)}
-    if part == "lattice_gauss":
+    if part in LATTICE:
         from ..privacy import optimize_lattice, optimizer
 
         # small m: the estimator is cheap, and a finer grid sees the tail's small wiggles (at eps = 2 the grid of
         # 8 points per step missed one of 2e-4 that the certificate found)
         grid = 32 if float(eps) < 4.5 else 8
         problem = optimize_lattice.LatticeGaussProblem(float(eps), confirm_digits=digits, objective=objective,
-                                                       grid=grid)
+                                                       grid=grid, top=part == "lattice_top")
         point = optimizer.search(problem)
         p = point.params
+        at = p.get("a_top")
         # the float64 search's estimate is not a proof: certify_rows (--certify) proves eps* <= eps afterwards
-        return {"a": repr(p["a"]), "m": p["m"], "sigma": repr(p["sigma"]), "h": repr(p["h"]),
-                "mean_abs": repr(optimize_lattice.mean_abs(p["a"], p["m"], p["sigma"], p["h"])),
-                "variance": repr(optimize_lattice.variance(p["a"], p["m"], p["sigma"], p["h"])),
+        return {"a": repr(p["a"]), **({"a_top": repr(at)} if at is not None else {}), "m": p["m"],
+                "sigma": repr(p["sigma"]), "h": repr(p["h"]),
+                "mean_abs": repr(optimize_lattice.mean_abs(p["a"], p["m"], p["sigma"], p["h"], at)),
+                "variance": repr(optimize_lattice.variance(p["a"], p["m"], p["sigma"], p["h"], at)),
                 "epsilon": None, "estimate": repr(point.epsilon), "certified": False,
                 "scan": [[m, a, v] for m, a, v in problem.scan], "evaluations": point.evaluations,
                 "how": "privacy.optimize_lattice float64 search (E|Z|, Var float64); certified afterwards by "
@@ -159,7 +167,7 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective
     t0 = time.perf_counter()
     tasks = [(float(e), p, digits, objective) for e in eps_values for p in parts]
     # the slow parts first, so that two workers overlap them
-    tasks.sort(key=lambda t: (t[1] not in ("lattice_gauss", "theorem21"), -t[0]))
+    tasks.sort(key=lambda t: (t[1] not in LATTICE + ("theorem21",), -t[0]))
     if workers > 1:
         import multiprocessing
 
@@ -192,14 +200,19 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective
 
 
 def same_params(certified, entry):
-    r"""Whether a certificate's ``params`` (exact rationals) are the entry's :math:`(a, m, \sigma, h)` (decimal strings).
+    r"""Whether a certificate's ``params`` (exact rationals) are the entry's :math:`(a, m, \sigma, h)` and
+    top rate :math:`a_{top}` (decimal strings; an absent ``a_top`` is :math:`a`).
 
     >>> same_params({"a": "1/2", "m": 3, "sigma": "1/10", "h": "1/3"}, {"a": "0.5", "m": 3, "sigma": "0.1", "h": "1/3"})
     True
+    >>> same_params({"a": "1/2", "m": 3, "sigma": "1/10", "h": "1/3"}, {"a": "0.5", "a_top": "0.4", "m": 3, "sigma": "0.1", "h": "1/3"})
+    False
     """
     from fractions import Fraction
 
-    return all(Fraction(str(certified[k])) == Fraction(str(entry[k])) for k in ("a", "m", "sigma", "h"))
+    top = [Fraction(str(d.get("a_top", d["a"]))) for d in (certified, entry)]
+    return top[0] == top[1] and all(Fraction(str(certified[k])) == Fraction(str(entry[k]))
+                                    for k in ("a", "m", "sigma", "h"))
 
 
 def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
@@ -215,8 +228,8 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
 
     doc = load(path)
     n = 0
-    for r in doc["rows"]:
-        g = r.get("lattice_gauss")
+    for r, part in ((r, part) for r in doc["rows"] for part in LATTICE):
+        g = r.get(part)
         if not g or int(g["m"]) > max_m or (eps_values and float(r["eps"]) not in map(float, eps_values)):
             continue
         c = g.get("certificate")
@@ -226,8 +239,8 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
         t0 = time.perf_counter()
         eps = float(r["eps"])
         for attempt in range(4):
-            _log(f"eps={eps:g}: certifying lattice_gauss m={g['m']} sigma={g['sigma']} (tol {tol})")
-            c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol)
+            _log(f"eps={eps:g}: certifying {part} m={g['m']} sigma={g['sigma']} (tol {tol})")
+            c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol, a_top=g.get("a_top"))
             _log(f"eps={eps:g}: [{c.lower!r}, {c.upper!r}]")
             if c.upper <= eps:
                 break
@@ -235,15 +248,16 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
             # smoothing is post-processing, so the loss only falls; retry with a larger sigma
             sigma = float(g["sigma"]) * (1 + 2.0 ** attempt * (1e-7 + 4 * (c.upper - eps) / eps))
             a, m, h = float(g["a"]), int(g["m"]), float(g["h"])
-            g.update(sigma=repr(sigma), mean_abs=repr(optimize_lattice.mean_abs(a, m, sigma, h)),
-                     variance=repr(optimize_lattice.variance(a, m, sigma, h)), epsilon=None,
-                     estimate=repr(optimize_lattice.estimate_epsilon(a, m, sigma)),
+            at = float(g["a_top"]) if "a_top" in g else None
+            g.update(sigma=repr(sigma), mean_abs=repr(optimize_lattice.mean_abs(a, m, sigma, h, at)),
+                     variance=repr(optimize_lattice.variance(a, m, sigma, h, at)), epsilon=None,
+                     estimate=repr(optimize_lattice.estimate_epsilon(a, m, sigma, a_top=at)),
                      how=g["how"] + f"; sigma raised (attempt {attempt + 1}) until the certificate was below eps")
         g["certificate"] = c.to_json()
         g["certificate_seconds"] = round(time.perf_counter() - t0, 1)
         g["certified"] = bool(c.upper <= eps)
         n += g["certified"]
-        _log(f"eps={eps:g}: certified={g['certified']} in {g['certificate_seconds']} s")
+        _log(f"eps={eps:g}: {part} certified={g['certified']} in {g['certificate_seconds']} s")
     doc.setdefault("commands", []).append(
         f"python -m arete_proofs.walkthrough.frontier --certify --max-m {max_m} --out {Path(path).name}"
         + (f" --eps {' '.join(map(str, eps_values))}" if eps_values else "") + f"  ({n} certified)")
@@ -291,30 +305,36 @@ def table_markdown(doc=None):
     key = doc.get("objective", "mean_abs")
     what = "E\\|Z\\|" if key == "mean_abs" else "Var"
     head = ["ε", f"Staircase (SC) {what}"] + [f"{_LABELS[p]} / SC" for p in PARTS] + \
-        ["Theorem 21: a, m; tight ε", "lattice + Gaussian: a, m, σ; tight ε"]
+        ["Theorem 21: a, m; tight ε", "lattice + Gaussian: a, m, σ; tight ε",
+         "top rate: a, a_top, m, σ; tight ε"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in doc["rows"]:
         cells = [f"{float(r['eps']):g}", _f(r["staircase"][key], 5)]
         for p in PARTS:
             q = ratio(r, p, key) if r.get(p) and key in r[p] else None
-            star = "*" if p == "lattice_gauss" and q is not None and not r[p].get("certified") else ""
+            star = "*" if p in LATTICE and q is not None and not r[p].get("certified") else ""
             cells.append("—" if q is None else f"{q:.3f}{star}")
         t = r.get("theorem21")
         cells.append("—" if not t else f"{float(t['a']):g}, {t['m']}; {_f(t['epsilon'], 8)}")
-        g = r.get("lattice_gauss")
-        if g:
-            c = g.get("certificate")
-            if c:
-                tight = f"[{_f(c['lower'], 10)}, {_f(c['upper'], 10)}] certified"
-            elif g.get("epsilon"):
-                tight = f"{_f(g['epsilon'], 8)} (exact engine, not certified)"
-            else:
-                tight = f"estimate {_f(g['estimate'], 8)}"
-            cells.append(f"{_f(g['a'], 6)}, {g['m']}, {_f(g['sigma'], 4)}; {tight}")
-        else:
-            cells.append("—")
+        for part in LATTICE:
+            cells.append(_lattice_cell(r.get(part)))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _lattice_cell(g):
+    """A lattice entry's parameters and tight epsilon (certified enclosure, exact engine or float64 estimate)."""
+    if not g:
+        return "—"
+    c = g.get("certificate")
+    if c:
+        tight = f"[{_f(c['lower'], 10)}, {_f(c['upper'], 10)}] certified"
+    elif g.get("epsilon"):
+        tight = f"{_f(g['epsilon'], 8)} (exact engine, not certified)"
+    else:
+        tight = f"estimate {_f(g['estimate'], 8)}"
+    top = f"{_f(g['a_top'], 6)}, " if "a_top" in g else ""
+    return f"{_f(g['a'], 6)}, {top}{g['m']}, {_f(g['sigma'], 4)}; {tight}"
 
 
 def plot_ratios(docs=None, *, pyplot=False):
