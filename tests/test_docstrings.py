@@ -88,6 +88,7 @@ MODULES = [
     "noise.msdlap",
     "noise.lattice_laplace",
     "noise.lattice_gauss",
+    "noise.lattice_gauss_top",
     "distributions.transformed_gdl",
     "noise.transformed_gdl",
     "privacy.optimizer",

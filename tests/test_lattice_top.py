@@ -106,3 +106,32 @@ def test_bad_top_rate_names_the_parameter():
         L.estimate(3.0, 4, 0.1, a_top=4.0)
     with pytest.raises(ValueError, match="a_top"):
         O.mean_abs(3.0, 4, 0.1, 0.25, a_top=-1.0)
+
+
+# -- the noise family lattice_gauss_top --------------------------------------------------------------------------
+def test_noise_family_exact_values_and_engines():
+    from arete_proofs.noise import make
+
+    z = make("lattice_gauss_top", a="3", a_top="2.5", m=2, sigma="0.2", h="0.5")
+    assert z.infinitely_divisible and not z.symmetric_unimodal
+    r = z.tight_epsilon(Delta=1, digits=10)                 # the numerical engine (grid + golden section)
+    c = z.certify(Delta=1, tol="1e-6", numeric=False)       # the cover, another method
+    assert c.lower - 1e-9 <= float(r.epsilon) <= c.upper + 1e-9
+    assert abs(float(z.mean_abs(digits=15)) - O.mean_abs(3.0, 2, 0.2, 0.5, 2.5)) < 1e-11
+    assert abs(z.logpdf_float(0.3) - float(z.logpdf("0.3", digits=15))) < 1e-12
+    with pytest.raises(ValueError, match="a_top"):
+        make("lattice_gauss_top", a="3", a_top="3.5", m=2, sigma="0.2", h="0.5")
+
+
+def test_noise_family_sampler_and_shares_ks_with_power():
+    from scipy import stats
+
+    from arete_proofs.noise import make
+
+    z = make("lattice_gauss_top", a="2", a_top="1.5", m=3, sigma="0.1", h="0.25")
+    x = z.sample(10_000, rng=5)
+    assert stats.kstest(x, z.cdf_float).pvalue > 1e-6
+    s = z.shares(6).sample(10_000, rng=6, summed=True)
+    assert stats.kstest(s, z.cdf_float).pvalue > 1e-6
+    plain = make("lattice_gauss", a="2", m=3, sigma="0.1", h="0.25").sample(10_000, rng=7)   # the top rate ignored
+    assert stats.kstest(plain, z.cdf_float).pvalue < 1e-6

@@ -19,6 +19,7 @@ name                    law                                         ID     sym. 
 ``msdlap``              sum_i i DLap(a), i = 1..m                   yes    no          yes
 ``lattice_laplace``     h MSDLap(a, m) + Laplace(b)                 yes    no          no
 ``lattice_gauss``       h MSDLap(a, m) + N(0, sigma^2)              yes    no          no
+``lattice_gauss_top``   lattice_gauss, top scale at rate a_top      yes    no          no
 ``transformed_gdl``     h GDL(beta, a) + Laplace(b)                 yes    no          no
 ``discrete_staircase``  DSC(r, Delta) at level eps (integers)       no     yes         yes
 ======================  ==========================================  =====  ==========  =======
@@ -28,7 +29,7 @@ when first called, so ``import arete_proofs.noise`` stays light (no scipy, sympy
 
 >>> from arete_proofs import noise
 >>> sorted(noise.FAMILIES)
-['arete', 'arete_gauss', 'discrete_staircase', 'dlap', 'gdl', 'laplace', 'lattice_gauss', 'lattice_laplace', 'msdlap', 'staircase', 'transformed_gdl']
+['arete', 'arete_gauss', 'discrete_staircase', 'dlap', 'gdl', 'laplace', 'lattice_gauss', 'lattice_gauss_top', 'lattice_laplace', 'msdlap', 'staircase', 'transformed_gdl']
 >>> z = noise.make("arete", alpha="0.5", theta="1", lam="0.5")
 >>> z.tight_epsilon(Delta=1, digits=6).epsilon <= 1 / 0.5     # at most Delta/lam (Lipschitz bound)
 True
@@ -59,6 +60,7 @@ _MODULES = (
     ("msdlap", "arete_proofs.noise.msdlap", "MsdlapNoise"),
     ("lattice_laplace", "arete_proofs.noise.lattice_laplace", "LatticeLaplaceNoise"),
     ("lattice_gauss", "arete_proofs.noise.lattice_gauss", "LatticeGaussNoise"),
+    ("lattice_gauss_top", "arete_proofs.noise.lattice_gauss_top", "LatticeGaussTopNoise"),
     ("transformed_gdl", "arete_proofs.noise.transformed_gdl", "TransformedGDLNoise"),
     ("discrete_staircase", "arete_proofs.noise.discrete_staircase", "DiscreteStaircaseNoise"),
 )

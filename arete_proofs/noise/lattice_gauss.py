@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from ._base import Parameter
+from ._base import NotSupported, Parameter
 from .lattice_laplace import LatticeNoise
 
 __all__ = ["CERTIFY_MAX_M", "LatticeGaussNoise"]
@@ -66,7 +66,7 @@ class LatticeGaussNoise(LatticeNoise):
         p = self._params
         say = (lambda s: print(s, file=sys.stderr, flush=True)) if progress else None
         r = certify_lattice_gauss(p["a"], int(self.value("m")), p["sigma"], p["h"], Delta, tol=tol,
-                                  max_cells=max_cells, progress=say)
+                                  max_cells=max_cells, progress=say, a_top=p.get("a_top"))
         if numeric:   # the exact engine (numerical window): minutes at m ~ 30, --no-numeric skips it
             if say:
                 say(f"certified in {r.seconds:.1f} s; now the numeric engine's tight epsilon (10 digits)")
@@ -103,8 +103,11 @@ class LatticeGaussNoise(LatticeNoise):
             return {"epsilon": c.upper, "lower": c.lower, "certified": True, "ratio": 1.0,
                     "method": f"certified enclosure [{c.lower!r}, {c.upper!r}] (certified.combs_gauss, {c.seconds:.1f} s)"}
         if r == 1:
-            e = optimize_lattice.estimate_epsilon(a, m, s, float(Delta), h)
+            e = optimize_lattice.estimate_epsilon(a, m, s, float(Delta), h, a_top=self._top())
             why = f"m = {m} > {CERTIFY_MAX_M}"
+        elif self._top() is not None:
+            raise NotSupported(f"{self.name}: the privacy of a sum with dropouts (NB({r:g}) weights) is only "
+                               f"available for lattice_gauss")
         else:
             e = lattice_dropout.estimate_epsilon(a, m, s, float(Delta), h, ratio=r)
             why = f"NB({r:g}) weights"

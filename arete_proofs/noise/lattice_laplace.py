@@ -31,22 +31,30 @@ from .msdlap import LatticeSum, comb_tight_result, nb_lattice_draw
 __all__ = ["LatticeLaplaceNoise", "LatticeNoise"]
 
 
-@functools.lru_cache(maxsize=32)
-def _law(a, m, h, kernel, scale, digits):
-    from ..distributions.lattice import LatticeLaw
+def _components(a, m, a_top=None):
+    """Weights and rates of MSDLap(a, m), the top scale's rate replaced by ``a_top`` when given."""
     from ..distributions.comb import msdlap_components
 
     w, r = msdlap_components(a, m)
+    return w, (r if a_top is None else tuple(r[:-1]) + (a_top,))
+
+
+@functools.lru_cache(maxsize=32)
+def _law(a, m, h, kernel, scale, digits, a_top=None):
+    from ..distributions.lattice import LatticeLaw
+
+    w, r = _components(a, m, a_top)
     return LatticeLaw(r, w, h, kernel=kernel, scale=scale, digits=digits)
 
 
 @functools.lru_cache(maxsize=16)
-def _float_table(a, m, s, h):
-    """``(log p_k, h k)`` over the float64 pmf table of MSDLap(a, m) (entries > 0)."""
+def _float_table(a, m, s, h, a_top=None):
+    """``(log p_k, h k)`` over the float64 pmf table of MSDLap(a, m) (top rate ``a_top``; entries > 0)."""
     from ..distributions.comb import float_pmf_table
 
-    N = min(int(m * (745 / a + 10)) + 50, 40_000)
-    p = float_pmf_table(range(1, m + 1), [a] * m, N)
+    lo = a if a_top is None else min(a, a_top)
+    N = min(int(m * (745 / lo + 10)) + 50, 40_000)
+    p = float_pmf_table(range(1, m + 1), [a] * (m - 1) + [a if a_top is None else a_top], N)
     k = np.arange(-N, N + 1)
     keep = p > 0
     return np.log(p[keep]), h * k[keep]
@@ -74,8 +82,18 @@ class LatticeNoise(Noise):
         from .._validation import resolve_digits
 
         p = self._params
+        top = self._top_text()
         return (_txt(p["a"]), int(self.value("m")), _txt(p["h"]), self.kernel, _txt(p[self.scale_name]),
-                resolve_digits(digits))
+                resolve_digits(digits)) + ((top,) if top is not None else ())
+
+    def _top_text(self):
+        """The top scale's rate ``a_top`` (exact text), or ``None`` for the plain comb (families without it)."""
+        p = self._params
+        return _txt(p["a_top"]) if "a_top" in p else None
+
+    def _top(self):
+        """``a_top`` as a float, or ``None``."""
+        return None if "a_top" not in self._params else float(self.value("a_top"))
 
     def law(self, digits=None):
         """The :class:`arete_proofs.distributions.lattice.LatticeLaw` at ``digits`` (cached)."""
@@ -111,7 +129,7 @@ class LatticeNoise(Noise):
         """float64 log density (or log CDF) of the mixture: a pmf table and logsumexp, in chunks of points."""
         from scipy import special
 
-        lp, x = _float_table(*self._floats())
+        lp, x = _float_table(*self._floats(), self._top())
         s = self._floats()[2]
         t = np.atleast_1d(np.asarray(t, dtype=float))
         out = np.empty(t.shape)
@@ -154,11 +172,10 @@ class LatticeNoise(Noise):
     # -- privacy ------------------------------------------------------------------------------
     def tight_epsilon(self, Delta=1, *, digits=12, **options):
         r"""Every real shift :math:`|s| \le \Delta` (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_lattice`)."""
-        from ..distributions.comb import msdlap_components
         from ..privacy.tight_lattice import EVERY_REAL_SHIFT, tight_epsilon_lattice
 
         p = self._params
-        w, r = msdlap_components(p["a"], int(self.value("m")))
+        w, r = _components(p["a"], int(self.value("m")), p.get("a_top"))
         res = tight_epsilon_lattice(r, w, p["h"], self.kernel, p[self.scale_name], Delta, digits=digits, **options)
         how = ("exact lattice-point reduction + exact tail limit" if res.certified
                else "numerical window maximisation (grid + golden section) + exact tail limit")
@@ -183,7 +200,7 @@ class LatticeNoise(Noise):
         a, m, s, h = self._floats()
         g = sampling.generator(rng)
         shape = () if size is None else ((size,) if isinstance(size, int) else tuple(size))
-        x = h * nb_lattice_draw(g, a, m, 1, shape) + self._smooth(g, s, 1, shape)
+        x = h * nb_lattice_draw(g, a, m, 1, shape, a_top=self._top()) + self._smooth(g, s, 1, shape)
         return float(x) if size is None else x
 
     def shares(self, n):
@@ -195,14 +212,14 @@ class LatticeNoise(Noise):
         smooth = (f"Gamma(1/n, {s:g}) - Gamma(1/n, {s:g})" if self.kernel == "laplace" else f"N(0, {s:g}^2/n)")
 
         def draw(g, shape):
-            return h * nb_lattice_draw(g, a, m, n, shape) + self._smooth(g, s, n, shape)
+            return h * nb_lattice_draw(g, a, m, n, shape, a_top=self._top()) + self._smooth(g, s, n, shape)
 
         def sum_law(c):
             c = _s._count(c, "contributors")
             k = c / n
             exact = (lambda digits: float(self.mean_abs(digits=digits or 15))) if k == 1 else None
             text = f"{k:g} x ({self!r})"
-            if k != 1 and self.kernel == "gauss":   # NB(k) weights: E|N| from the float64 pmf table
+            if k != 1 and self.kernel == "gauss" and self._top() is None:   # NB(k) weights: E|N| from the pmf table
                 from ..privacy.lattice_dropout import mean_abs as _ma
 
                 exact = lambda digits, k=k: _ma(a, m, s, h, k)
@@ -210,7 +227,8 @@ class LatticeNoise(Noise):
                         " (E|N| float64)")
             return LatticeSum(k, text, k * v, exact)
 
-        return Shares(self, n, f"{h:g} sum_i i (NB(1/n, 1 - e^-{a:g}) - NB(1/n, 1 - e^-{a:g})) + " + smooth,
+        top = "" if self._top() is None else f" (scale i = m: 1 - e^-{self._top():g})"
+        return Shares(self, n, f"{h:g} sum_i i (NB(1/n, 1 - e^-{a:g}) - NB(1/n, 1 - e^-{a:g})){top} + " + smooth,
                       draw, sum_law)
 
 

@@ -43,8 +43,9 @@ def comb_tight_result(r, Delta, reduction, method) -> TightResult:
                        reduction=reduction, method=method, details=r)
 
 
-def nb_lattice_draw(g, a, m, n, shape):
-    r"""float64 array of :math:`\sum_{i=1}^m i\,(\mathrm{NB}(1/n, p) - \mathrm{NB}(1/n, p))`, :math:`p = 1 - e^{-a}`.
+def nb_lattice_draw(g, a, m, n, shape, a_top=None):
+    r"""float64 array of :math:`\sum_{i=1}^m i\,(\mathrm{NB}(1/n, p) - \mathrm{NB}(1/n, p))`, :math:`p = 1 - e^{-a}`
+    (``a_top``: the scale :math:`i = m` at :math:`p = 1 - e^{-a_{top}}`).
 
     ``n = 1`` is MSDLap(a, m) itself (NB(1, p) is the geometric law, so the difference is DLap(a)).
 
@@ -56,6 +57,8 @@ def nb_lattice_draw(g, a, m, n, shape):
     p = -math.expm1(-a)
     out = np.zeros(shape)
     for i in range(1, m + 1):
+        if i == m and a_top is not None:
+            p = -math.expm1(-a_top)
         out += i * (g.negative_binomial(1.0 / n, p, shape) - g.negative_binomial(1.0 / n, p, shape))
     return out
 

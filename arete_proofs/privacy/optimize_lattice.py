@@ -29,7 +29,9 @@ optima for eps = 4 and 8); about 0.1 s at m = 28 once the table (1-2 s per (a, m
 optimiser's confirmation uses the exact value.
 
 **The search** (:class:`LatticeGaussProblem`): for each :math:`m` of a small set, the free
-coordinate is :math:`\ln a`; :math:`\sigma` is the smallest with the estimate at
+coordinate is :math:`u = \ln(\varepsilon - a)` (``top=True``, the free top rate of
+``lattice_gauss_top``: :math:`(v, w)` with :math:`a = \varepsilon + v` on either side of
+:math:`\varepsilon` and :math:`a_{top} = \varepsilon - e^w`); :math:`\sigma` is the smallest with the estimate at
 ``eps * (1 - margin)`` (bisection: :math:`\varepsilon^*` decreases in :math:`\sigma`, adding
 independent noise is post-processing); objective :math:`E|Z|` or :math:`\operatorname{Var} Z`.
 The confirmation is the exact tight epsilon (its window is a numerical maximisation:
@@ -75,9 +77,11 @@ M_CHOICES = {4: (3, 4, 5, 6), 6: (12, 16, 20), 8: (28, 34, 40), 10: (70, 90, 110
 #: exact engine (numerical window, not certified)
 CERTIFY_M_MAX = 130
 
-#: the search with a free top rate (``top=True``) starts at a_top = a - TOP_START (a 2026-12-02 scan at eps = 8,
-#: m = 34: E|Z| 0.021861 at a_top = a, 0.021540 at a - 0.25, 0.021780 at a - 0.5, 0.022484 at a - 1)
-TOP_START = 0.25
+#: the search with a free top rate (``top=True``) starts at a_top = eps - TOP_START (the first searches, a <= eps:
+#: a_top = eps - 0.088 at eps = 8, eps - 0.12 at 6; E|Z| 1.168 and 1.172 times the Staircase's).  The other
+#: scales' a is free on both sides of eps: the loss of the centre against the flat comb is about
+#: a - ln(sqrt(2 pi) sigma/h), below a (at eps = 8, m = 34: E|Z| 0.021396 at a = 7.9987, 0.021091 at a = 8.2)
+TOP_START = 0.1
 
 #: the variance objective (eps > 4.5) searches m = c e^{eps/3} for c in this tuple (a 2026-12-02 run with E|Z|'s
 #: choices ended at the smallest m at every eps from 4 to 10, up to 1.7 times the Staircase's variance at eps = 10)
@@ -235,7 +239,7 @@ def solve_sigma(target, a, m, Delta=1.0, *, guess=None, grid=8, rtol=1e-10, a_to
     from scipy import optimize as so
 
     h = Delta / m
-    if a >= target:
+    if (a if a_top is None else a_top) >= target:     # the tail limit is at least a (a_top)
         return None
 
     def g(u):
@@ -313,12 +317,17 @@ class LatticeGaussProblem(SearchProblem):
         self.coarse = Pass(step=0.3, xatol=2e-3, fatol=1e-7, maxfev=maxfev * (2 if top else 1))
         self.scan = []
         self._sigma = {}
-        # top: the second coordinate w, a_top = a - e^w (the top scale's own rate; TOP_START, docs/beyond.md)
+        # top: coordinates (v, w), a = eps + v and a_top = eps - e^w (the top scale's own rate; TOP_START)
         self.top = bool(top)
 
     # -- the search ----------------------------------------------------------------------
     def _a(self, u):
-        return self.eps - math.exp(u)
+        return self.eps + u if self.top else self.eps - math.exp(u)
+
+    def _rates(self, x):
+        """``(a, a_top)`` at the search point ``x`` (``a_top`` None without the top rate)."""
+        a = self._a(float(x[0]))
+        return a, (self.eps - math.exp(float(x[1])) if self.top else None)
 
     def _sigma_at(self, a, m, at=None):
         key = (round(a, 12), m, None if at is None else round(at, 12))
@@ -329,13 +338,12 @@ class LatticeGaussProblem(SearchProblem):
         return self._sigma[key]
 
     def _log_value(self, u, m, w=None):
-        a = self._a(u)
-        at = None if w is None else a - math.exp(w)
-        # the tail limit is at least a (at least a_top with a top rate, and the centre's loss is near a): keep a
-        # relative A_GAP below eps, or no sigma confirms (the variance objective pushes a towards eps)
-        if at is None and not 0.2 < a <= self.eps * (1 - A_GAP):
+        a, at = self._rates((u, w))
+        # the tail limit is at least a (a_top with a top rate): keep it a relative A_GAP below eps, or no sigma
+        # confirms (the variance objective pushes a towards eps)
+        if not 0.2 < (a if at is None else at) <= self.eps * (1 - A_GAP):
             return 1e9
-        if at is not None and not (0.2 < at and a <= self.eps * (1 - A_GAP / 10)):
+        if at is not None and not at <= a <= self.eps + 3:
             return 1e9
         try:
             s = self._sigma_at(a, m, at)
@@ -350,9 +358,11 @@ class LatticeGaussProblem(SearchProblem):
 
         best = None
         w0 = math.log(TOP_START) if self.top else None      # the scan over m: at the start's top rate
+        bounds = (-TOP_START, 1.0) if self.top else (math.log(0.005), math.log(1.5))
         for m in self.m_choices:
-            r = so.minimize_scalar(lambda u, m=m, w0=w0: self._log_value(u, m, w0), bounds=(math.log(0.005), math.log(1.5)),
-                                   method="bounded", options={"xatol": 0.05, "maxiter": self.scan_points})
+            r = so.minimize_scalar(lambda u, m=m, w0=w0: self._log_value(u, m, w0), bounds=bounds,
+                                   method="bounded", options={"xatol": 0.05 if not self.top else 0.01,
+                                                              "maxiter": self.scan_points})
             self.scan.append((m, self._a(r.x), math.exp(r.fun) if r.fun < 1e8 else None))
             if best is None or r.fun < best[0]:
                 best = (r.fun, m, r.x)
@@ -365,8 +375,7 @@ class LatticeGaussProblem(SearchProblem):
         return self._log_value(float(x[0]), self.m, float(x[1]) if self.top else None)
 
     def finish(self, x):
-        a, m = self._a(float(x[0])), self.m
-        at = a - math.exp(float(x[1])) if self.top else None
+        (a, at), m = self._rates(x), self.m
         s = self._sigma_at(a, m, at)
         params = {"a": a, "m": m, "sigma": s, "h": 1.0 / m}
         if self.top:
@@ -378,7 +387,8 @@ class LatticeGaussProblem(SearchProblem):
     # -- tight epsilon (numerical window, not certified) ------------------------------------------------------
     def scaled(self, params, D):
         # ``epsilon_certified``: printed by ``arete optimize`` with the parameters (which branch of certify runs)
-        return {"a": params["a"], "m": params["m"], "sigma": params["sigma"] * D, "h": params["h"] * D,
+        top = {"a_top": params["a_top"]} if "a_top" in params else {}
+        return {"a": params["a"], **top, "m": params["m"], "sigma": params["sigma"] * D, "h": params["h"] * D,
                 "epsilon_certified": self._provable(params)}
 
     def _provable(self, params):
@@ -388,7 +398,7 @@ class LatticeGaussProblem(SearchProblem):
     def noise(self, params):
         if self.noise_class is None:
             return None
-        return self.noise_class(**{k: params[k] for k in ("a", "m", "sigma", "h")})
+        return self.noise_class(**{k: params[k] for k in ("a", "a_top", "m", "sigma", "h") if k in params})
 
     def certify(self, params, Delta, digits):
         from types import SimpleNamespace
@@ -404,6 +414,10 @@ class LatticeGaussProblem(SearchProblem):
             return SimpleNamespace(epsilon=mpf(c.upper), upper_bound=mpf(c.upper), lower_bound=mpf(c.lower),
                                    t_star=None, details=c, certified=True)
         d = min(int(digits), int(self.confirm_digits))
+        if "a_top" in params:   # the family's own numerical engine (rates a, ..., a, a_top): not certified
+            r = self.noise(params).tight_epsilon(Delta, digits=d, grid=16)
+            return SimpleNamespace(epsilon=r.epsilon, upper_bound=r.upper_bound, lower_bound=r.lower_bound,
+                                   t_star=None, details=r, certified=r.certified)
         r = tight_epsilon_lattice_gauss(repr(params["a"]), params["m"], repr(params["sigma"]), repr(params["h"]),
                                         Delta, digits=d, grid=16)
         w = r.witness
@@ -414,6 +428,9 @@ class LatticeGaussProblem(SearchProblem):
         from ..distributions.lattice import lattice_gauss
 
         d = min(int(digits), 15)
+        if "a_top" in params:
+            z = self.noise(params)
+            return z.mean_abs(digits=d), z.var(digits=d)
         z = lattice_gauss(repr(params["a"]), params["m"], repr(params["sigma"]), repr(params["h"]), digits=d)
         return z.mean_abs(), z.var()
 
@@ -422,7 +439,7 @@ class LatticeGaussProblem(SearchProblem):
         return {**params, "sigma": params["sigma"] * (1 + 2.0 ** attempt * (1e-7 + 4 * excess / self.eps))}
 
     def failure(self, eps, params, result):
-        return (f"could not confirm eps <= {self.eps_text!r} for lattice_gauss with the exact tight epsilon "
+        return (f"could not confirm eps <= {self.eps_text!r} for {self.family} with the exact tight epsilon "
                 f"(last parameters {params})")
 
 
