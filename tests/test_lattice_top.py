@@ -97,7 +97,7 @@ def test_search_with_a_free_top_rate_at_eps_4():
 
     pt = optimizer.search(p)
     q = pt.params
-    assert q["a_top"] < q["a"] < 4 and pt.epsilon <= 4
+    assert q["a_top"] < 4 < q["a"] and pt.epsilon <= 4      # the centre's rate above eps: the flat comb allows it
     assert pt.value == O.mean_abs(q["a"], 5, q["sigma"], q["h"], q["a_top"])
 
 
