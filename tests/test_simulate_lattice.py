@@ -17,7 +17,7 @@ import pytest
 from arete_proofs.cli import main
 from arete_proofs.mechanisms.simulation import simulate
 from arete_proofs.noise import make
-from arete_proofs.noise.lattice_gauss import CERTIFY_MAX_M
+from arete_proofs.noise.lattice_gauss import SUM_PRIVACY_CERTIFY_M
 from arete_proofs.privacy import lattice_dropout
 
 Z = {"a": "3", "m": 4, "sigma": "0.1", "h": "0.25"}
@@ -73,7 +73,7 @@ def test_simulate_reports_the_certified_guarantee_and_the_dropout_sums():
 
 
 def test_large_m_is_a_labelled_estimate():
-    m = CERTIFY_MAX_M + 1
+    m = SUM_PRIVACY_CERTIFY_M + 1
     z = make("lattice_gauss", a="3", m=m, sigma=repr(0.4 / m), h=repr(1 / m))
     sp = z.sum_privacy(1)
     assert not sp["certified"] and sp["lower"] is None and "estimate, not certified" in sp["method"]

@@ -18,11 +18,13 @@ from __future__ import annotations
 from ._base import NotSupported, Parameter
 from .lattice_laplace import LatticeNoise
 
-__all__ = ["CERTIFY_MAX_M", "LatticeGaussNoise"]
+__all__ = ["SUM_PRIVACY_CERTIFY_M", "LatticeGaussNoise"]
 
-#: :meth:`LatticeGaussNoise.sum_privacy` certifies (``certify``, about 4 s at m = 34, 18 s at m = 60, 36 s at
-#: m = 80) up to this lattice size; above it, the float64 estimate, labelled "estimate, not certified"
-CERTIFY_MAX_M = 60
+#: :meth:`LatticeGaussNoise.sum_privacy` (what ``arete simulate`` prints) certifies (``certify``, about 4 s at m = 34,
+#: 18 s at m = 60, 36 s at m = 80) up to this lattice size; above it, the float64 estimate, labelled "estimate, not
+#: certified".  A speed cut for an interactive command, below the optimiser's
+#: :data:`arete_proofs.privacy.optimize_lattice.CERTIFY_M_MAX` (130) on purpose
+SUM_PRIVACY_CERTIFY_M = 60
 
 _CERTIFIED = {}   # (noise, Delta, tol) -> the certificate sum_privacy used (simulate asks twice)
 
@@ -79,7 +81,7 @@ class LatticeGaussNoise(LatticeNoise):
 
         The sum's noise is :math:`h\sum_i i(\mathrm{NB}(r) - \mathrm{NB}(r)) + \mathcal N(0, r\sigma^2)`
         (:mod:`arete_proofs.privacy.lattice_dropout`).  A dict: ``epsilon`` (the guarantee), ``lower``,
-        ``certified``, ``method``.  :math:`r = 1` and :math:`m \le` :data:`CERTIFY_MAX_M`: the certified
+        ``certified``, ``method``.  :math:`r = 1` and :math:`m \le` :data:`SUM_PRIVACY_CERTIFY_M`: the certified
         enclosure's upper end (:meth:`certify`, width about ``tol``); larger :math:`m` or :math:`r \ne 1`:
         the float64 estimate (**not certified**; for :math:`r > 1` the designed noise's guarantee also holds,
         post-processing).
@@ -95,7 +97,7 @@ class LatticeGaussNoise(LatticeNoise):
         r = float(ratio)
         if not r > 0:
             raise ValueError(f"ratio must be positive, got {ratio!r}")
-        if r == 1 and m <= CERTIFY_MAX_M:
+        if r == 1 and m <= SUM_PRIVACY_CERTIFY_M:
             key = (repr(self), str(Delta), str(tol))
             c = _CERTIFIED.get(key)
             if c is None:
@@ -104,7 +106,7 @@ class LatticeGaussNoise(LatticeNoise):
                     "method": f"certified enclosure [{c.lower!r}, {c.upper!r}] (certified.combs_gauss, {c.seconds:.1f} s)"}
         if r == 1:
             e = optimize_lattice.estimate_epsilon(a, m, s, float(Delta), h, a_top=self._top())
-            why = f"m = {m} > {CERTIFY_MAX_M}"
+            why = f"m = {m} > {SUM_PRIVACY_CERTIFY_M}"
         elif self._top() is not None:
             raise NotSupported(f"{self.name}: the privacy of a sum with dropouts (NB({r:g}) weights) is only "
                                f"available for lattice_gauss")

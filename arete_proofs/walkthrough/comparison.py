@@ -23,7 +23,8 @@ r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\o
   for :math:`E|Z|` and from ``docs/data/frontier-variance.json`` for the variance (``lattice_gauss_var``: the
   variance-optimal parameters, a smaller :math:`m \approx 0.9\,e^{\varepsilon/3}`): its tight epsilon is the
   certified cover's upper end where the row is certified (:math:`m \le 130`), else the float64 estimate
-  (**not certified**, starred).
+  (**not certified**, starred); ``lattice_top`` and ``lattice_top_var`` the same for ``lattice_gauss_top``
+  (the top scale at its own rate), from the same files.
 
 **Discrete table** (integer :math:`\Delta \in \{1, 10, 100, 1000\}`, :math:`\varepsilon \in \{2, 5, 10, 15, 20\}`):
 **DLap** :math:`(a = \varepsilon/\Delta)`, **GDL** at Theorem 15's :math:`\beta = \Delta e^{2-\varepsilon}`,
@@ -75,7 +76,7 @@ FORMAT = "arete-comparison/1"
 #: the continuous table's eps and entries (table order)
 EPS = tuple(range(2, 21))
 CONTINUOUS = ("laplace", "staircase", "staircase_var", "arete_paper", "arete", "arete_var", "arete_gauss",
-              "theorem21", "lattice_gauss", "lattice_gauss_var")
+              "theorem21", "lattice_gauss", "lattice_gauss_var", "lattice_top", "lattice_top_var")
 #: the discrete table's eps, sensitivities and entries
 DISCRETE_EPS = (2, 5, 10, 15, 20)
 DISCRETE_DELTAS = (1, 10, 100, 1000)
@@ -86,6 +87,7 @@ _LABELS = {"laplace": "Laplace", "staircase": "Staircase (E|Z|-opt.)", "staircas
            "arete_var": "Arete, optimised for Var", "arete_gauss": "Arete + Gaussian (E|Z|-opt.)",
            "theorem21": "Theorem 21 (lattice + Laplace)", "lattice_gauss": "lattice + Gaussian (E|Z|-opt.)",
            "lattice_gauss_var": "lattice + Gaussian (Var-opt.)",
+           "lattice_top": "lattice + Gaussian, top rate (E|Z|-opt.)", "lattice_top_var": "top rate (Var-opt.)",
            "dlap": "DLap(eps/Delta)", "gdl": "GDL (Theorem 15)", "msdlap": "MSDLap (Theorem 16)",
            "gdl_opt": "GDL opt. E|Z|", "gdl_opt_var": "GDL opt. Var", "msdlap_opt": "MSDLap opt. E|Z|",
            "msdlap_opt_var": "MSDLap opt. Var",
@@ -175,8 +177,9 @@ def continuous_part(eps, part, *, digits=8):
             out.pop("noise"), out.pop("eps")
             if out.get("epsilon") is None:
                 out = _read(FRONTIER, eps, "theorem21", certified=True) or out
-        elif part in ("lattice_gauss", "lattice_gauss_var"):
-            out = _read(FRONTIER if part == "lattice_gauss" else FRONTIER_VAR, eps, "lattice_gauss", certified=False)
+        elif part in ("lattice_gauss", "lattice_gauss_var", "lattice_top", "lattice_top_var"):
+            key = "lattice_top" if part.startswith("lattice_top") else "lattice_gauss"
+            out = _read(FRONTIER_VAR if part.endswith("_var") else FRONTIER, eps, key, certified=False)
             if out is not None:   # certified rows: the cover's upper end; the others: the float64 estimate (*)
                 c = out.pop("certificate", None)
                 out["certified"] = bool(out.get("certified")) and c is not None

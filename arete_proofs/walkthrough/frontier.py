@@ -410,14 +410,17 @@ def main(argv=None):
     ap.add_argument("--page", default=None, help="also rewrite this page's frontier table")
     ap.add_argument("--certify", action="store_true",
                     help="only certify the lattice + Gaussian entries of --out (m <= --max-m) and rewrite it")
-    ap.add_argument("--max-m", type=int, default=100)
+    ap.add_argument("--max-m", type=int, default=None,
+                    help="certify entries with m up to this (default: optimize_lattice.CERTIFY_M_MAX)")
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
     if a.certify:
         if not a.out:
             ap.error("--certify needs --out FILE")
-        certify_rows(a.out, max_m=a.max_m, eps_values=a.eps)
+        from ..privacy.optimize_lattice import CERTIFY_M_MAX
+
+        certify_rows(a.out, max_m=CERTIFY_M_MAX if a.max_m is None else a.max_m, eps_values=a.eps)
         doc = load(a.out)
         if a.page:
             update_page(a.page, doc, marker="frontier-table" if doc["objective"] == "mean_abs" else
