@@ -135,3 +135,18 @@ def test_noise_family_sampler_and_shares_ks_with_power():
     assert stats.kstest(s, z.cdf_float).pvalue > 1e-6
     plain = make("lattice_gauss", a="2", m=3, sigma="0.1", h="0.25").sample(10_000, rng=7)   # the top rate ignored
     assert stats.kstest(plain, z.cdf_float).pvalue < 1e-6
+
+
+def test_problem_confirms_above_the_cover_cut_with_the_numerical_engine(monkeypatch):
+    # above CERTIFY_M_MAX the confirmation is the family's numerical engine (rates a, ..., a, a_top), not certified
+    from arete_proofs.noise import FAMILIES
+
+    p = FAMILIES["lattice_gauss_top"].search_problem(4, m=3)
+    monkeypatch.setattr(O, "CERTIFY_M_MAX", 2)
+    params = {"a": 4.2, "a_top": 3.9, "m": 3, "sigma": 0.12, "h": 1 / 3}
+    r = p.certify(params, 1, 8)
+    assert r.certified is False and r.lower_bound <= r.epsilon <= r.upper_bound
+    assert abs(float(r.epsilon) - O.estimate_epsilon(4.2, 3, 0.12, a_top=3.9)) < 1e-6
+    mean, var = p.moments(params, 12)
+    assert abs(float(mean) - O.mean_abs(4.2, 3, 0.12, 1 / 3, 3.9)) < 1e-10
+    assert p.scaled(params, 2.0)["a_top"] == 3.9

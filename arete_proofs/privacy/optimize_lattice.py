@@ -417,7 +417,7 @@ class LatticeGaussProblem(SearchProblem):
         if "a_top" in params:   # the family's own numerical engine (rates a, ..., a, a_top): not certified
             r = self.noise(params).tight_epsilon(Delta, digits=d, grid=16)
             return SimpleNamespace(epsilon=r.epsilon, upper_bound=r.upper_bound, lower_bound=r.lower_bound,
-                                   t_star=None, details=r, certified=r.certified)
+                                   t_star=None, details=r, certified=bool(getattr(r.details, "certified", False)))
         r = tight_epsilon_lattice_gauss(repr(params["a"]), params["m"], repr(params["sigma"]), repr(params["h"]),
                                         Delta, digits=d, grid=16)
         w = r.witness
