@@ -121,6 +121,11 @@ MODULES = [
     "noise.discrete_staircase",
     "walkthrough.comparison",
     "noise.comparison",
+    "distributions.lattice_skellam",
+    "privacy.tight_skellam",
+    "privacy.optimize_skellam",
+    "certified.combs_skellam",
+    "noise.lattice_skellam",
 ]
 
 #: a reference to the paper or a formula

@@ -38,10 +38,25 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .comb_balls import (CombCertificate, _ball, _comb_parts, _Comb, _default_theta, _digits, _down, _exact,
-                         _inside, _int, _precision, _readball, _txt, _up, _ballstr)
+from .comb_balls import (
+    CombCertificate,
+    _ball,
+    _ballstr,
+    _Comb,
+    _comb_parts,
+    _default_theta,
+    _digits,
+    _down,
+    _exact,
+    _inside,
+    _int,
+    _precision,
+    _readball,
+    _txt,
+    _up,
+)
 
-__all__ = ["certify_lattice_skellam", "check", "SkellamCheck"]
+__all__ = ["SkellamCheck", "certify_lattice_skellam", "check"]
 
 #: float64 rounding allowance of the window's and the tail's final differences (results below 1e3)
 _ROUND = Fraction(1, 10 ** 12)
@@ -127,7 +142,7 @@ def _at(w, aq, muq, h, D, d, P, theta, phi, R, K_prime, variant):
     mu2 = _ball(2 * muq)
     mu_f = float(muq)
     if R is None:
-        R = int(math.ceil(2 * mu_f * math.sinh(float(lam_tq)) + 14 * math.sqrt(2 * mu_f) + 40))
+        R = math.ceil(2 * mu_f * math.sinh(float(lam_tq)) + 14 * math.sqrt(2 * mu_f) + 40)
         while True:      # the kernel's tail below 10^-(d+25) of cmin e^{-2 lam' h}
             ph = _rational(math.asinh((R + 1) / (2 * mu_f)))
             if float(_tail(R, ph, mu2, lam_t).mid()) < 10.0 ** (-(d + 25)) * float(comb.cmin.mid()) * \
@@ -184,6 +199,8 @@ def _at(w, aq, muq, h, D, d, P, theta, phi, R, K_prime, variant):
         Kp = int(K_prime)
     ph2 = Fraction(phi) if phi is not None else _rational(math.asinh((Kp + h) / (2 * mu_f)))
     e = eta(Kp, ph2)
+    if e is None and variant == "no_tail":
+        e = arb(0)
     if e is None:
         return None
     K = Kp + D
@@ -196,7 +213,7 @@ def _at(w, aq, muq, h, D, d, P, theta, phi, R, K_prime, variant):
     base = h * k_lo - R
     add = arb(0).union(ktail)
     lo_w, hi_w = [], []
-    for n in range(0, K + D + 1):
+    for n in range(K + D + 1):
         F = prod[n - base] + add
         if not F > 0:
             raise ArithmeticError(f"F_{n} is not certified positive at {P} bits")
@@ -261,7 +278,7 @@ def _at(w, aq, muq, h, D, d, P, theta, phi, R, K_prime, variant):
 
 @dataclass
 class SkellamCheck:
-    r"""Result of :func:`check`: ``ok`` (the recomputed enclosure lies in the stated one) and ``problems``.
+    r"""Result of :func:`check`: ``ok`` (the recomputed enclosure of :math:`\varepsilon^*` lies in the stated one) and ``problems``.
 
     >>> r = certify_lattice_skellam("2", 1, "0.5", 1, 1, digits=8)
     >>> doc = r.to_json(); doc["upper"] = doc["lower"]          # a claimed interval of width 0

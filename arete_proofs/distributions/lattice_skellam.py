@@ -39,16 +39,36 @@ import math
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, positive, resolve_digits
-from .comb import (comb_mean_abs, comb_pmf, comb_sf, msdlap_components, tail_constants, _int)
+from .comb import (
+    _int,
+    comb_mean_abs,
+    comb_pmf,
+    comb_sf,
+    msdlap_components,
+    tail_constants,
+)
 
-__all__ = ["skellam_pmf", "lattice_skellam_pmf", "lattice_skellam_logpmf", "lattice_skellam_sf",
-           "lattice_skellam_cdf", "lattice_skellam_mean_abs", "lattice_skellam_var", "kernel_tail_bound",
-           "kernel_radius", "tilted_kernel", "tilted_table", "limit_profile", "pmf_by_convolution",
-           "float_pmf_table", "check_params"]
+__all__ = [
+    "check_params",
+    "float_pmf_table",
+    "kernel_radius",
+    "kernel_tail_bound",
+    "lattice_skellam_cdf",
+    "lattice_skellam_logpmf",
+    "lattice_skellam_mean_abs",
+    "lattice_skellam_pmf",
+    "lattice_skellam_sf",
+    "lattice_skellam_var",
+    "limit_profile",
+    "pmf_by_convolution",
+    "skellam_pmf",
+    "tilted_kernel",
+    "tilted_table",
+]
 
 
 def check_params(a, m, mu, h):
-    """``(a, m, mu, h)`` checked: ``a``, ``mu`` positive (kept as given), ``m``, ``h`` integers >= 1.
+    r"""``(a, m, mu, h)`` checked: :math:`a, \mu > 0` (kept as given), :math:`m, h \ge 1` integers.
 
     >>> check_params("2", 3, "0.5", 4)
     ('2', 3, '0.5', 4)
@@ -92,7 +112,7 @@ def kernel_tail_bound(R, mu, lam_t):
 
 
 def kernel_radius(mu, lam_t, tol):
-    """The least ``R`` (doubling, then bisection) with :func:`kernel_tail_bound` below ``tol``.
+    r"""The least :math:`R` (doubling, then bisection) with :math:`\sum_{|j|>R}\tilde s(j)` bounded (:func:`kernel_tail_bound`) below ``tol``.
 
     >>> kernel_radius(2, 0.1, 1e-20) > 10
     True
@@ -377,7 +397,7 @@ def float_pmf_table(a, m, mu, h, N):
     from .comb import float_pmf_table as comb_table
 
     a, mu, m, h, N = float(a), float(mu), int(m), int(h), int(N)
-    R = int(math.ceil(2 * mu + 12 * math.sqrt(2 * mu) + 40))
+    R = math.ceil(2 * mu + 12 * math.sqrt(2 * mu) + 40)
     Kn = (N + R) // h + 1
     p = comb_table(range(1, m + 1), [a] * m, Kn)
     lat = np.zeros(2 * h * Kn + 1)

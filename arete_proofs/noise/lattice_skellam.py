@@ -71,13 +71,20 @@ class LatticeSkellamNoise(Noise):
     def pmf(self, k, *, digits=None):
         from ..distributions.lattice_skellam import lattice_skellam_pmf
 
-        return each(lambda x: mp.zero if x != int(x) else lattice_skellam_pmf(int(x), *self._args(), digits=digits), k)
+        def one(x):
+            x = mp.mpf(x)
+            return mp.zero if x != int(x) else lattice_skellam_pmf(int(x), *self._args(), digits=digits)
+
+        return each(one, k)
 
     def logpmf(self, k, *, digits=None):
         from ..distributions.lattice_skellam import lattice_skellam_logpmf
 
-        return each(lambda x: -mp.inf if x != int(x) else lattice_skellam_logpmf(int(x), *self._args(), digits=digits),
-                    k)
+        def one(x):
+            x = mp.mpf(x)
+            return -mp.inf if x != int(x) else lattice_skellam_logpmf(int(x), *self._args(), digits=digits)
+
+        return each(one, k)
 
     pdf = pmf
     logpdf = logpmf
@@ -85,12 +92,12 @@ class LatticeSkellamNoise(Noise):
     def sf(self, t, *, digits=None):
         from ..distributions.lattice_skellam import lattice_skellam_sf
 
-        return each(lambda x: lattice_skellam_sf(int(mp.floor(x)), *self._args(), digits=digits), t)
+        return each(lambda x: lattice_skellam_sf(int(mp.floor(mp.mpf(x))), *self._args(), digits=digits), t)
 
     def cdf(self, t, *, digits=None):
         from ..distributions.lattice_skellam import lattice_skellam_cdf
 
-        return each(lambda x: lattice_skellam_cdf(int(mp.floor(x)), *self._args(), digits=digits), t)
+        return each(lambda x: lattice_skellam_cdf(int(mp.floor(mp.mpf(x))), *self._args(), digits=digits), t)
 
     def mean_abs(self, *, digits=None):
         from ..distributions.lattice_skellam import lattice_skellam_mean_abs
@@ -139,9 +146,13 @@ class LatticeSkellamNoise(Noise):
     # -- privacy -------------------------------------------------------------------------------
     def tight_epsilon(self, Delta=1, *, digits=12):
         r"""Every integer shift :math:`|s| \le \Delta` (:func:`arete_proofs.privacy.tight_skellam.tight_epsilon_lattice_skellam`)."""
-        from ..privacy.tight_skellam import EVERY_INTEGER_SHIFT, tight_epsilon_lattice_skellam
+        from ..privacy.tight_skellam import (
+            EVERY_INTEGER_SHIFT,
+            tight_epsilon_lattice_skellam,
+        )
 
         r = tight_epsilon_lattice_skellam(*self._args(), Delta, digits=digits)
+        Delta = r.Delta
         return comb_tight_result(r, Delta, EVERY_INTEGER_SHIFT, r.method)
 
     def certify(self, Delta=1, *, digits=8, target=None, tol=None, workers=1, numeric=True, max_seconds=1200,

@@ -8,7 +8,8 @@ The family :math:`Z = h\,\mathrm{MSDLap}(a, m) + \mathrm{Sk}(\mu)` (:mod:`arete_
 **The float64 estimator** (:func:`estimate`): the tilted pmf :math:`q_k = p_k e^{\lambda k}` of MSDLap
 (:func:`arete_proofs.privacy.optimize_lattice.tilted_pmf`, :math:`\lambda = a/m`) placed on :math:`h\mathbb Z` and
 convolved with the tilted Skellam kernel :math:`\tilde s(j) = e^{-2\mu}I_j(2\mu)e^{\lambda' j}`, :math:`\lambda' = \lambda/h`,
-gives :math:`F_n = f(n)e^{\lambda' n}` on :math:`0 \le n \le T` (:math:`T` where :math:`q` has reached its periodic
+gives (a direct convolution of positive terms; an FFT only for very long tables)
+:math:`F_n = f(n)e^{\lambda' n}` on :math:`0 \le n \le T` (:math:`T` where :math:`q` has reached its periodic
 profile to :math:`10^{-12}`); the window maximum is a sliding minimum over :math:`|j| \le \Delta` (exact on the
 integers: no refinement), the tail limit the same on one period :math:`hm` of the limit law
 :math:`F_\infty(t) = \sum_k C_{k \bmod m}\tilde s(t - hk)`; the estimate is the larger.
@@ -17,8 +18,8 @@ integers: no refinement), the tail limit the same on one period :math:`hm` of th
 (and :math:`\lceil \Delta/m \rceil` when :math:`hm < \Delta`), the free coordinate is :math:`a < \varepsilon\,hm/\Delta`;
 :math:`\mu` is the smallest with the estimate at :math:`\varepsilon(1 - \text{margin})` (bisection on :math:`\ln\mu`:
 :math:`\varepsilon^*` is nonincreasing in :math:`\mu`, since :math:`\mathrm{Sk}(\mu') = \mathrm{Sk}(\mu) + \mathrm{Sk}(\mu'-\mu)` is post-processing).
-Then the optimum is certified (:mod:`arete_proofs.certified.combs_skellam`), :math:`\mu` raised until the
-certificate's upper end is at most :math:`\varepsilon`.
+Then the optimum is certified (the caller passes :func:`arete_proofs.certified.combs_skellam.certify_lattice_skellam`),
+:math:`\mu` raised until the certificate's upper end is at most :math:`\varepsilon`.
 
 >>> e = estimate_epsilon(2.0, 1, 0.3, 1, 1)        # h = m = 1: DLap(2) + Skellam, eps* = a
 >>> abs(e - 2) < 1e-12
@@ -32,13 +33,13 @@ import time
 
 import numpy as np
 
-__all__ = ["estimate", "estimate_epsilon", "mean_abs", "variance", "solve_mu", "optimize", "M_CHOICES", "MARGIN"]
+__all__ = ["MARGIN", "M_CHOICES", "estimate", "estimate_epsilon", "mean_abs", "optimize", "solve_mu", "variance"]
 
 #: the estimate is solved at eps (1 - MARGIN) so that the certified value lands below eps
 MARGIN = 2e-7
 
-#: the estimate's value when the tilted values span more than 1e11 (the teeth barely overlap: the loss is at
-#: least ln 1e11 = 25, or below float64's FFT rounding)
+#: the estimate's value when a tilted value underflows (the teeth do not overlap), or, on the FFT path (long
+#: tables), when they span more than 1e11 (below the FFT's rounding)
 UNRELIABLE = 1e3
 
 #: lattice sizes m tried at a target eps (nearest key; capped at Delta), from the continuous frontier's optima
@@ -49,7 +50,7 @@ M_CHOICES = {2: (1, 2, 3), 3: (2, 3, 4), 4: (3, 5, 7), 5: (5, 8, 11), 6: (8, 12,
 def _kernel(mu, lam_t, extra=0):
     from scipy import special
 
-    R = int(math.ceil(2 * mu * math.sinh(lam_t) + 14 * math.sqrt(2 * mu * math.cosh(lam_t)) + 40)) + extra
+    R = math.ceil(2 * mu * math.sinh(lam_t) + 14 * math.sqrt(2 * mu * math.cosh(lam_t)) + 40) + extra
     j = np.arange(-R, R + 1)
     return R, special.ive(np.abs(j), 2 * mu) * np.exp(lam_t * j)
 
@@ -90,11 +91,12 @@ def estimate(a, m, mu, h, Delta):
     qk = np.where(ks >= 0, qa, qa * np.exp(-2 * lam * ka))
     lat = np.zeros(h * (k_hi - k_lo) + 1)
     lat[::h] = qk
-    full = signal.fftconvolve(lat, ker)
+    big = lat.size * ker.size > 4e8
+    full = signal.fftconvolve(lat, ker) if big else np.convolve(lat, ker)    # positive sums: relative accuracy
     base = h * k_lo - R                          # full[i] is n = base + i
     n = np.arange(0, T + Delta + 1)
     Fn = full[n - base]
-    if not Fn.min() > 1e-11 * Fn.max():     # gaps between the teeth (mu too small): below the FFT's rounding
+    if not Fn.min() > (1e-11 * Fn.max() if big else 0):     # gaps between the teeth (mu too small)
         return {"epsilon": UNRELIABLE, "window": UNRELIABLE, "tail": UNRELIABLE, "window_at": None, "tail_at": None,
                 "T": T}
     lf = np.log(Fn) - lam_t * n
@@ -156,7 +158,7 @@ def mean_abs(a, m, mu, h):
     logM = sum(math.log(ch1) - math.log(math.cosh(a) - math.cosh(i * h * th)) for i in range(1, m + 1)) \
         + 2 * mu * (math.cosh(th) - 1)
     target = 1e-13 * (1 - math.tanh(a / 2))
-    N = int(math.ceil((logM + math.log(4 / (math.e * th * target)) + 1) / th)) + 1
+    N = math.ceil((logM + math.log(4 / (math.e * th * target)) + 1) / th) + 1
     i = np.arange(1, m + 1, dtype=float)
     total, chunk = 0.0, max(1, 2_000_000 // m)
     for j0 in range(1, N // 2 + 1, chunk):
@@ -246,14 +248,18 @@ def _best_a(eps, m, h, Delta, objective, margin, points, golden, log):
 
 
 def optimize(eps, Delta, *, objective="mean_abs", m_choices=None, margin=MARGIN, points=6, golden=8,
-             certify=True, digits=8, progress=None):
-    r"""The least-``objective`` lattice + Skellam at integer ``Delta`` with (certified) tight epsilon at most ``eps``.
+             certify=None, digits=8, progress=None):
+    r"""The least-``objective`` lattice + Skellam at integer ``Delta`` with (certified) :math:`\varepsilon^* \le \varepsilon`.
 
     A dict: ``a``, ``m``, ``h``, ``mu`` (floats; ``params`` the exact decimal strings), ``mean_abs``, ``variance``,
-    ``estimate``, ``scan`` (the best of each (m, h)), and with ``certify`` the certificate (``to_json()``),
-    ``certified``, its ``upper``/``lower`` and ``mu_raised`` (attempts).  ``progress``: a callable for status lines.
+    ``estimate``, ``scan`` (the best of each (m, h)).  ``certify``: a certifier
+    ``certify(a, m, mu, h, Delta, digits=...)`` returning a certificate with ``upper``, ``lo``, ``hi`` and ``to_json()``
+    (:func:`arete_proofs.certified.combs_skellam.certify_lattice_skellam`, passed in by the caller: the
+    certified layer is above this one); then also the certificate, ``certified``, ``lower``/``upper`` and
+    ``mu_raised`` (:math:`\mu` raised by factors :math:`1 + 10^{-6+i}` until the upper end is at most
+    :math:`\varepsilon`).  ``progress``: a callable for status lines.
 
-    >>> o = optimize(2, 1, certify=False, points=3, golden=2)         # Delta = 1: DLap(eps), mu -> 0
+    >>> o = optimize(2, 1, points=3, golden=2)         # Delta = 1: DLap(eps), mu -> 0
     >>> o["m"], o["h"], abs(o["a"] - 2) < 1e-3, o["mu"] <= 1e-6
     (1, 1, True, True)
     """
@@ -275,17 +281,15 @@ def optimize(eps, Delta, *, objective="mean_abs", m_choices=None, margin=MARGIN,
             scan.append((r[0], m, h, r[1][0], r[1][1]))
     if not scan:
         raise ValueError(f"no admissible lattice + Skellam found at eps = {eps}, Delta = {Delta}")
-    val, m, h, a, mu = min(scan)
+    _val, m, h, a, mu = min(scan)
     out = {"a": a, "m": m, "h": h, "mu": mu, "estimate": estimate_epsilon(a, m, mu, h, Delta),
            "scan": [[s[1], s[2], s[3], s[4], s[0]] for s in sorted(scan, key=lambda s: (s[1], s[2]))],
            "search_seconds": round(time.perf_counter() - t0, 1)}
     out["params"] = {"a": repr(a), "m": m, "mu": repr(mu), "h": h}
-    if certify:
-        from ..certified.combs_skellam import certify_lattice_skellam
-
+    if certify is not None:
         t1 = time.perf_counter()
         for attempt in range(8):
-            c = certify_lattice_skellam(out["params"]["a"], m, out["params"]["mu"], h, Delta, digits=digits)
+            c = certify(out["params"]["a"], m, out["params"]["mu"], h, Delta, digits=digits)
             log(f"  certificate [{c.lo}, {c.hi}] at mu = {out['params']['mu']}")
             if c.upper <= eps:
                 break

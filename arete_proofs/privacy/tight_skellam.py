@@ -49,10 +49,15 @@ from mpmath import mp
 
 from .._validation import GUARD_DIGITS, resolve_digits
 from ..distributions.comb import msdlap_components, tail_constants, tail_error_bound
-from ..distributions.lattice_skellam import check_params, limit_profile, tilted_kernel, tilted_table
+from ..distributions.lattice_skellam import (
+    check_params,
+    limit_profile,
+    tilted_kernel,
+    tilted_table,
+)
 from .tight_discrete import _window
 
-__all__ = ["SkellamTight", "tight_epsilon_lattice_skellam", "tail_limit", "rho_bound", "EVERY_INTEGER_SHIFT"]
+__all__ = ["EVERY_INTEGER_SHIFT", "SkellamTight", "rho_bound", "tail_limit", "tight_epsilon_lattice_skellam"]
 
 #: The shift reduction of lattice + Skellam (this module, items 1-5).
 EVERY_INTEGER_SHIFT = (
@@ -152,7 +157,7 @@ def rho_bound(n, C, E0, th, lam_t, Gmin, mu, h):
     True
     """
     mu = mp.mpf(mu)
-    M = lambda t: mp.exp(2 * mu * (mp.cosh(t) - 1))   # noqa: E731
+    M = lambda t: mp.exp(2 * mu * (mp.cosh(t) - 1))
     phi = mp.asinh((n + h) / (2 * mu))
     first = E0 * mp.exp(-th * n / h) * M(lam_t + th / h) if E0 else mp.zero
     second = max(C) * mp.exp(-phi * (n + h)) * M(lam_t + phi)
@@ -168,9 +173,13 @@ def tight_epsilon_lattice_skellam(a, m, mu, h, Delta, *, digits=12, max_window=2
     """
     a, m, mu, h = check_params(a, m, mu, h)
     d = resolve_digits(digits)
-    if isinstance(Delta, bool) or int(Delta) != Delta or int(Delta) < 1:
+    try:
+        ok = not isinstance(Delta, bool) and mp.mpf(Delta) == int(mp.mpf(Delta)) and int(mp.mpf(Delta)) >= 1
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
         raise ValueError(f"Delta must be an integer >= 1 for a noise on the integers, got {Delta!r}")
-    Delta = int(Delta)
+    Delta = int(mp.mpf(Delta))
     C, E0, th, lam_t, Gmin = _setup(a, m, mu, h, d)
     with mp.workdps(d + GUARD_DIGITS + 5):
         target = mp.mpf(10) ** (-(d + 5))
