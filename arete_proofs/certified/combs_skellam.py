@@ -66,6 +66,11 @@ def _rational(x, den=10 ** 6):
     return Fraction(math.floor(x * den), den) if x > 0 else Fraction(0)
 
 
+def _phi(N, mu_f, lam_tq):
+    """An exact rational near the Chernoff minimiser max(asinh(N / 2 mu) - lambda', 1e-3) (any phi > 0 is valid)."""
+    return _rational(max(math.asinh(N / (2 * mu_f)) - float(lam_tq), 1e-3))
+
+
 def _M(t, mu2):
     """E e^{tS} = exp(2 mu (cosh t - 1)), ``mu2`` = 2 mu as a ball."""
     return (mu2 * (t.cosh() - 1)).exp()
@@ -144,13 +149,13 @@ def _at(w, aq, muq, h, D, d, P, theta, phi, R, K_prime, variant):
     if R is None:
         R = math.ceil(2 * mu_f * math.sinh(float(lam_tq)) + 14 * math.sqrt(2 * mu_f) + 40)
         while True:      # the kernel's tail below 10^-(d+25) of cmin e^{-2 lam' h}
-            ph = _rational(math.asinh((R + 1) / (2 * mu_f)))
+            ph = _phi(R + 1, mu_f, lam_tq)
             if float(_tail(R, ph, mu2, lam_t).mid()) < 10.0 ** (-(d + 25)) * float(comb.cmin.mid()) * \
                     math.exp(-2 * float(lam_tq) * h):
                 break
             R = int(R * 1.3) + 10
     R = int(R)
-    ph_k = _rational(math.asinh((R + 1) / (2 * mu_f)))
+    ph_k = _phi(R + 1, mu_f, lam_tq)
     ktail = comb.cmax * _tail(R, ph_k, mu2, lam_t)
     e2 = (-mu2).exp()
     x2 = mu2
@@ -184,7 +189,7 @@ def _at(w, aq, muq, h, D, d, P, theta, phi, R, K_prime, variant):
     if K_prime is None:
         lo, hi = 0, h
         while True:
-            e = eta(hi, _rational(math.asinh((hi + h) / (2 * mu_f))))
+            e = eta(hi, _phi(hi + h, mu_f, lam_tq))
             if e is not None and e < target:
                 break
             lo, hi = hi, 2 * hi
@@ -192,12 +197,12 @@ def _at(w, aq, muq, h, D, d, P, theta, phi, R, K_prime, variant):
                 raise ValueError("the window would exceed 10^7 points")
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            e = eta(mid, _rational(math.asinh((mid + h) / (2 * mu_f))))
+            e = eta(mid, _phi(mid + h, mu_f, lam_tq))
             lo, hi = (lo, mid) if e is not None and e < target else (mid, hi)
         Kp = hi
     else:
         Kp = int(K_prime)
-    ph2 = Fraction(phi) if phi is not None else _rational(math.asinh((Kp + h) / (2 * mu_f)))
+    ph2 = Fraction(phi) if phi is not None else _phi(Kp + h, mu_f, lam_tq)
     e = eta(Kp, ph2)
     if e is None and variant == "no_tail":
         e = arb(0)

@@ -50,6 +50,7 @@ from .comb import (
 
 __all__ = [
     "check_params",
+    "chernoff_phi",
     "float_pmf_table",
     "kernel_radius",
     "kernel_tail_bound",
@@ -98,8 +99,17 @@ def _mgf(t, mu):
     return mp.exp(2 * mu * (mp.cosh(t) - 1))
 
 
+def chernoff_phi(N, mu, lam_t):
+    r""":math:`\varphi = \max(\operatorname{asinh}(N/2\mu) - \lambda', 10^{-3})`: the minimiser of :math:`e^{-\varphi N}\mathcal M(\lambda' + \varphi)` (any :math:`\varphi > 0` gives a bound).
+
+    >>> float(chernoff_phi(10, 1, 0)) == float(mp.asinh(5))
+    True
+    """
+    return max(mp.asinh(mp.mpf(N) / (2 * mp.mpf(mu))) - mp.mpf(lam_t), mp.mpf("0.001"))
+
+
 def kernel_tail_bound(R, mu, lam_t):
-    r"""An upper bound of :math:`\sum_{|j| > R} s_\mu(j) e^{\lambda' j}` (Chernoff, :math:`\varphi = \operatorname{asinh}((R+1)/2\mu)`; working precision).
+    r"""An upper bound of :math:`\sum_{|j| > R} s_\mu(j) e^{\lambda' j}` (Chernoff at :func:`chernoff_phi`; working precision).
 
     >>> from mpmath import mp
     >>> exact = mp.fsum(skellam_pmf(j, 2, digits=20) * mp.exp(mp.mpf("0.1") * j) for j in range(-80, 81) if abs(j) > 10)
@@ -107,7 +117,7 @@ def kernel_tail_bound(R, mu, lam_t):
     True
     """
     mu, lam_t = mp.mpf(mu), mp.mpf(lam_t)
-    phi = mp.asinh((R + 1) / (2 * mu))
+    phi = chernoff_phi(R + 1, mu, lam_t)
     return mp.exp(-phi * (R + 1)) * (_mgf(lam_t + phi, mu) + _mgf(phi - lam_t, mu))
 
 

@@ -8,7 +8,7 @@ The family :math:`Z = h\,\mathrm{MSDLap}(a, m) + \mathrm{Sk}(\mu)` (:mod:`arete_
 **The float64 estimator** (:func:`estimate`): the tilted pmf :math:`q_k = p_k e^{\lambda k}` of MSDLap
 (:func:`arete_proofs.privacy.optimize_lattice.tilted_pmf`, :math:`\lambda = a/m`) placed on :math:`h\mathbb Z` and
 convolved with the tilted Skellam kernel :math:`\tilde s(j) = e^{-2\mu}I_j(2\mu)e^{\lambda' j}`, :math:`\lambda' = \lambda/h`,
-gives (a direct convolution of positive terms; an FFT only for very long tables)
+gives (an FFT, kept when its values span less than :math:`10^6`, else a direct convolution of positive terms)
 :math:`F_n = f(n)e^{\lambda' n}` on :math:`0 \le n \le T` (:math:`T` where :math:`q` has reached its periodic
 profile to :math:`10^{-12}`); the window maximum is a sliding minimum over :math:`|j| \le \Delta` (exact on the
 integers: no refinement), the tail limit the same on one period :math:`hm` of the limit law
@@ -42,6 +42,9 @@ MARGIN = 2e-7
 #: tables), when they span more than 1e11 (below the FFT's rounding)
 UNRELIABLE = 1e3
 
+#: the least mu tried (E|S| = 2 mu e^{-2 mu}(I_0 + I_1)(2 mu) ~ 2 mu is negligible next to DLap(10)'s 9e-5)
+MU_FLOOR = 1e-12
+
 #: lattice sizes m tried at a target eps (nearest key; capped at Delta), from the continuous frontier's optima
 M_CHOICES = {2: (1, 2, 3), 3: (2, 3, 4), 4: (3, 5, 7), 5: (5, 8, 11), 6: (8, 12, 16), 7: (12, 18, 24),
              8: (24, 32, 40), 9: (36, 50, 64), 10: (50, 70, 90)}
@@ -52,7 +55,9 @@ def _kernel(mu, lam_t, extra=0):
 
     R = math.ceil(2 * mu * math.sinh(lam_t) + 14 * math.sqrt(2 * mu * math.cosh(lam_t)) + 40) + extra
     j = np.arange(-R, R + 1)
-    return R, special.ive(np.abs(j), 2 * mu) * np.exp(lam_t * j)
+    iv = special.ive(np.abs(j), 2 * mu)
+    with np.errstate(divide="ignore"):
+        return R, np.where(iv > 0, np.exp(np.log(iv) + lam_t * j), 0.0)      # no inf * 0 at large lam' j
 
 
 def _q(a, m):
@@ -91,11 +96,16 @@ def estimate(a, m, mu, h, Delta):
     qk = np.where(ks >= 0, qa, qa * np.exp(-2 * lam * ka))
     lat = np.zeros(h * (k_hi - k_lo) + 1)
     lat[::h] = qk
+    # FFT first (absolute rounding ~1e-16 of the largest value): kept when the values it gives span less
+    # than 1e6 (relative error below 1e-10); else the direct convolution (positive sums: relative accuracy)
+    full = signal.fftconvolve(lat, ker)
     big = lat.size * ker.size > 4e8
-    full = signal.fftconvolve(lat, ker) if big else np.convolve(lat, ker)    # positive sums: relative accuracy
     base = h * k_lo - R                          # full[i] is n = base + i
     n = np.arange(0, T + Delta + 1)
     Fn = full[n - base]
+    if not Fn.min() > 1e-6 * Fn.max() and not big:
+        full = np.convolve(lat, ker)
+        Fn = full[n - base]
     if not Fn.min() > (1e-11 * Fn.max() if big else 0):     # gaps between the teeth (mu too small)
         return {"epsilon": UNRELIABLE, "window": UNRELIABLE, "tail": UNRELIABLE, "window_at": None, "tail_at": None,
                 "T": T}
@@ -109,10 +119,14 @@ def estimate(a, m, mu, h, Delta):
     per = h * m
     P = np.zeros(per)
     P[::h] = C
-    reps = R // per + 2
-    tiled = np.tile(P, 2 * reps + 1)             # t = -reps per .. (reps + 1) per - 1
-    conv = np.convolve(tiled, ker, mode="same")  # odd kernel, centred: conv[i] = sum_j ker[j + R] tiled[i - j]
-    Finf = conv[reps * per: reps * per + per]
+    wrapped = np.zeros(per)                      # the kernel folded onto one period: F_inf is a circular convolution
+    np.add.at(wrapped, np.mod(np.arange(-R, R + 1), per), ker)
+    Finf = np.real(np.fft.ifft(np.fft.fft(P) * np.fft.fft(wrapped)))
+    if not Finf.min() > 1e-6 * Finf.max():
+        reps = R // per + 2
+        tiled = np.tile(P, 2 * reps + 1)             # t = -reps per .. (reps + 1) per - 1
+        conv = np.convolve(tiled, ker, mode="same")  # odd kernel, centred: conv[i] = sum_j ker[j + R] tiled[i - j]
+        Finf = conv[reps * per: reps * per + per]
     t = np.arange(-Delta, per + Delta)
     lfi = np.log(Finf[np.mod(t, per)]) - lam_t * t
     mni = ndimage.minimum_filter1d(lfi, size=2 * Delta + 1, mode="nearest")
@@ -175,7 +189,7 @@ def solve_mu(target, a, m, h, Delta, *, rtol=1e-9):
     r"""The smallest :math:`\mu` with :func:`estimate_epsilon` :math:`\le` ``target`` (bisection on :math:`\ln\mu`), or ``None``.
 
     ``None`` when even :math:`\mu = 2h^2` misses it (:math:`a` too large: the tail limit is at least :math:`a` at
-    :math:`hm \le \Delta`); :math:`10^{-6}` when that already meets it (no smoothing needed, e.g. DLap at :math:`h = 1`).
+    :math:`hm \le \Delta`); :data:`MU_FLOOR` when that already meets it (no smoothing needed, e.g. DLap at :math:`h = 1`).
 
     >>> mu = solve_mu(1.3, 1.0, 2, 3, 6)
     >>> abs(estimate_epsilon(1.0, 2, mu, 3, 6) - 1.3) < 1e-7
@@ -186,12 +200,12 @@ def solve_mu(target, a, m, h, Delta, *, rtol=1e-9):
     def g(u):
         return estimate_epsilon(a, m, math.exp(u), h, Delta) - target
 
-    hi = math.log(2.0 * h * h + 1)
+    lo = math.log(MU_FLOOR)
+    if g(lo) <= 0:
+        return MU_FLOOR
+    hi = math.log(2.0 * h * h + 1) if h > 1 else math.log(2.0)
     if g(hi) > 0:
         return None
-    lo = math.log(1e-6)
-    if g(lo) <= 0:
-        return 1e-6
     return math.exp(so.brentq(g, lo, hi, xtol=rtol))
 
 
@@ -214,7 +228,7 @@ def _candidates(eps, Delta, m_choices=None):
 def _best_a(eps, m, h, Delta, objective, margin, points, golden, log):
     """Minimise the objective over a in (0, a_max) at mu = solve_mu(a): a grid in u = ln(a_max - a), then golden section."""
     tgt = eps * (1 - margin)
-    a_max = min(eps * h * m / Delta, eps) * (1 - 1e-4)
+    a_max = min(eps * h * m / Delta, eps) * (1 - 1e-6)
     cache = {}
 
     def at(u):
@@ -228,7 +242,7 @@ def _best_a(eps, m, h, Delta, objective, margin, points, golden, log):
             log(f"  m={m} h={h} a={a_max - math.exp(u):.6g}: {cache[u]}")
         return cache[u][0]
 
-    us = np.linspace(math.log(a_max * 1e-6), math.log(a_max * 0.5), points)
+    us = np.linspace(math.log(a_max * 1e-7), math.log(a_max * 0.5), points)
     vals = [at(u) for u in us]
     i = int(np.argmin(vals))
     if not math.isfinite(vals[i]):

@@ -51,6 +51,7 @@ from .._validation import GUARD_DIGITS, resolve_digits
 from ..distributions.comb import msdlap_components, tail_constants, tail_error_bound
 from ..distributions.lattice_skellam import (
     check_params,
+    chernoff_phi,
     limit_profile,
     tilted_kernel,
     tilted_table,
@@ -150,7 +151,7 @@ def _setup(a, m, mu, h, d, fraction=0.5):
 
 
 def rho_bound(n, C, E0, th, lam_t, Gmin, mu, h):
-    r""":math:`\rho(n)` of item 3 (an upper bound of :math:`|F_n/F_\infty(n) - 1|`), :math:`\varphi = \operatorname{asinh}((n+h)/2\mu)`.
+    r""":math:`\rho(n)` of item 3 (an upper bound of :math:`|F_n/F_\infty(n) - 1|`), :math:`\varphi` of :func:`arete_proofs.distributions.lattice_skellam.chernoff_phi` at :math:`n + h`.
 
     >>> from mpmath import mp
     >>> rho_bound(10 ** 4, [mp.mpf(1)], mp.zero, mp.zero, mp.mpf("0.1"), mp.mpf(1), mp.mpf(1), 1) < 1e-100
@@ -158,7 +159,7 @@ def rho_bound(n, C, E0, th, lam_t, Gmin, mu, h):
     """
     mu = mp.mpf(mu)
     M = lambda t: mp.exp(2 * mu * (mp.cosh(t) - 1))
-    phi = mp.asinh((n + h) / (2 * mu))
+    phi = chernoff_phi(n + h, mu, lam_t)
     first = E0 * mp.exp(-th * n / h) * M(lam_t + th / h) if E0 else mp.zero
     second = max(C) * mp.exp(-phi * (n + h)) * M(lam_t + phi)
     return (first + second) / (min(C) * Gmin)
