@@ -47,7 +47,7 @@ MU_FLOOR = 1e-12
 
 #: lattice sizes m tried at a target eps (nearest key; capped at Delta), from the continuous frontier's optima
 M_CHOICES = {2: (1, 2, 3), 3: (2, 3, 4), 4: (3, 5, 7), 5: (5, 8, 11), 6: (8, 12, 16), 7: (12, 18, 24),
-             8: (24, 32, 40), 9: (36, 50, 64), 10: (50, 70, 90)}
+             8: (24, 32, 40), 9: (30, 40, 50, 64), 10: (30, 40, 50, 70, 90)}
 
 
 def _kernel(mu, lam_t, extra=0):
@@ -228,7 +228,7 @@ def _candidates(eps, Delta, m_choices=None):
 def _best_a(eps, m, h, Delta, objective, margin, points, golden, log):
     """Minimise the objective over a in (0, a_max) at mu = solve_mu(a): a grid in u = ln(a_max - a), then golden section."""
     tgt = eps * (1 - margin)
-    a_max = min(eps * h * m / Delta, eps) * (1 - 1e-6)
+    a_max = eps * h * m / Delta * (1 - 1e-6)       # the shift s = hm <= Delta alone gives eps* >= a
     cache = {}
 
     def at(u):
