@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["DATA", "FORMAT", "compute_row", "load", "ratio", "table_markdown", "update_page", "main"]
+__all__ = ["DATA", "FORMAT", "compute_row", "load", "main", "ratio", "table_markdown", "update_page"]
 
 #: the shipped results (``docs/data/frontier-discrete.json`` of the source tree)
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "frontier-discrete.json"
@@ -47,9 +47,8 @@ def _s(x):
 def compute_row(Delta, eps, *, digits=8, msdlap=True, progress=_log):
     r"""One row (a dict) at integer ``Delta`` and ``eps``: the entries of the module docstring with their ``how`` and ``seconds``.
 
-    Discrete staircase at :math:`\Delta = 1` is the geometric mechanism DLap(:math:`\varepsilon`):
-
-    >>> r = compute_row(1, 2, msdlap=False, progress=None)          # doctest: +SKIP
+    (At :math:`\Delta = 1` the discrete staircase is the geometric mechanism DLap(:math:`\varepsilon`); seconds to a
+    minute per row, so no doctest: ``tests/test_lattice_skellam_frontier.py`` checks the shipped rows.)
     """
     from ..certified.combs_skellam import certify_lattice_skellam
     from ..noise import FAMILIES
@@ -88,13 +87,22 @@ def compute_row(Delta, eps, *, digits=8, msdlap=True, progress=_log):
 
 
 def ratio(row, key, objective="mean_abs"):
-    """``row[key][objective] / row[staircase][objective]`` (the E|Z|- or the Var-optimal discrete staircase)."""
+    r""":math:`E|Z|/E|Z_{DSC}|` (or :math:`\operatorname{Var}` against the variance-optimal discrete staircase), 6 decimals.
+
+    >>> ratio({"dstaircase_var": {"variance": "4"}, "x": {"variance": "5"}}, "x", "variance")
+    1.25
+    """
     base = row["dstaircase" if objective == "mean_abs" else "dstaircase_var"][objective]
     return round(float(row[key][objective]) / float(base), 6)
 
 
 def load(path=DATA):
-    """The shipped JSON (a dict with ``rows``)."""
+    r"""The shipped JSON (a dict with ``rows``), every row certified :math:`\varepsilon^* \le \varepsilon`.
+
+    >>> d = load()
+    >>> d["format"], all(r["lattice_skellam"]["certified"] for r in d["rows"])
+    ('arete-frontier-discrete/1', True)
+    """
     return json.loads(Path(path).read_text())
 
 
@@ -122,7 +130,14 @@ def table_markdown(data):
 
 
 def update_page(page, data):
-    """Rewrite the table between the page's markers (``<!-- frontier-discrete-table -->``)."""
+    r"""Rewrite the table (ratios to the discrete staircase, :math:`E|Z|/E|Z_{DSC}|`) between the page's markers.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "page.md"
+    >>> _ = p.write_text("a\n<!-- frontier-discrete-table -->\nold\n<!-- /frontier-discrete-table -->\nb\n")
+    >>> update_page(p, load()); "old" in p.read_text(), p.read_text().count("| 1000 |") > 0
+    (False, True)
+    """
     p = Path(page)
     text = p.read_text()
     i, j = text.index(_BEGIN) + len(_BEGIN), text.index(_END)
@@ -130,7 +145,7 @@ def update_page(page, data):
 
 
 def main(argv=None):
-    """``python -m arete_proofs.walkthrough.frontier_discrete --Delta 1 10 --eps 2 4 --out FILE [--page PAGE]``."""
+    r"""``python -m arete_proofs.walkthrough.frontier_discrete --Delta 1 10 --eps 2 4 --out FILE [--page PAGE]`` (rows of :math:`(\Delta, \varepsilon)` merge into the file)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--Delta", type=int, nargs="+", default=[1, 10, 100, 1000])
     ap.add_argument("--eps", type=float, nargs="+", default=[2, 4, 6, 8, 10])
@@ -145,7 +160,7 @@ def main(argv=None):
     for D in args.Delta:
         for e in args.eps:
             row = compute_row(D, e, digits=args.digits, msdlap=not args.no_msdlap)
-            row["generated"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            row["generated"] = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
             data["rows"] = [r for r in data["rows"] if (r["Delta"], float(r["eps"])) != (D, float(e))] + [row]
             out.write_text(json.dumps(data, indent=1) + "\n")
     cmd = "python -m arete_proofs.walkthrough.frontier_discrete " + " ".join(argv if argv is not None else sys.argv[1:])
