@@ -36,11 +36,16 @@ def test_the_page_shows_the_file(data):
 def test_rows_are_certified_and_recorded(data):
     assert data["format"] == fd.FORMAT and data["commands"]
     for r in data["rows"]:
+        for key, obj in (("lattice_skellam", "mean_abs"), ("lattice_skellam_var", "variance")):
+            if key not in r:
+                continue
+            ls = r[key]
+            assert ls["certified"] and Fraction(ls["upper"]) <= Fraction(r["eps"]), (r["Delta"], r["eps"], key)
+            assert Fraction(ls["certificate"]["upper"]) == Fraction(ls["upper"])
+            assert ls["certificate"]["params"]["m"] == ls["m"] and ls["certificate"]["params"]["h"] == ls["h"]
+            assert ls["how"] and "seconds" in ls
+            assert fd.ratio(r, key, obj) >= 1 - 1e-9          # the discrete staircase is the floor
         ls = r["lattice_skellam"]
-        assert ls["certified"] and Fraction(ls["upper"]) <= Fraction(r["eps"]), (r["Delta"], r["eps"])
-        assert Fraction(ls["certificate"]["upper"]) == Fraction(ls["upper"])
-        assert ls["how"] and "seconds" in ls
-        assert fd.ratio(r, "lattice_skellam") >= 1 - 1e-9     # the discrete staircase is the floor
         if r["Delta"] == 1:                                   # DLap(eps): ratio 1 (the geometric mechanism)
             assert ls["m"] == ls["h"] == 1 and fd.ratio(r, "lattice_skellam") < 1.0001
 

@@ -44,17 +44,19 @@ def _s(x):
     return repr(x) if isinstance(x, float) else str(x)
 
 
-def compute_row(Delta, eps, *, digits=8, msdlap=True, progress=_log):
+def compute_row(Delta, eps, *, digits=8, msdlap=True, progress=_log, objective="mean_abs", row=None):
     r"""One row (a dict) at integer ``Delta`` and ``eps``: the entries of the module docstring with their ``how`` and ``seconds``.
 
     (At :math:`\Delta = 1` the discrete staircase is the geometric mechanism DLap(:math:`\varepsilon`); seconds to a
     minute per row, so no doctest: ``tests/test_lattice_skellam_frontier.py`` checks the shipped rows.)
     """
-    from ..certified.combs_skellam import certify_lattice_skellam
     from ..noise import FAMILIES
-    from ..privacy import optimize_skellam
 
     say = progress or (lambda s: None)
+    if objective == "variance":        # the variance-optimal lattice + Skellam, added to an existing row
+        row = dict(row or compute_row(Delta, eps, digits=digits, msdlap=msdlap, progress=progress))
+        row["lattice_skellam_var"] = _skellam(Delta, eps, digits, "variance", say, row)
+        return row
     row = {"Delta": int(Delta), "eps": _s(float(eps))}
     for key, obj in (("dstaircase", "mean_abs"), ("dstaircase_var", "variance")):
         t0 = time.perf_counter()
@@ -70,20 +72,30 @@ def compute_row(Delta, eps, *, digits=8, msdlap=True, progress=_log):
         row["msdlap"] = {"a": str(o["a"]), "m": int(o["m"]), "mean_abs": _s(float(o["mean_abs"])),
                          "variance": _s(float(o["variance"])), "epsilon": _s(float(o["epsilon"])), "how": o["how"],
                          "seconds": round(time.perf_counter() - t0, 2)}
-    say(f"Delta={Delta} eps={eps}: staircase E|Z| {row['dstaircase']['mean_abs']}; searching lattice + Skellam")
-    o = optimize_skellam.optimize(eps, Delta, certify=certify_lattice_skellam, digits=digits)
+    row["lattice_skellam"] = _skellam(Delta, eps, digits, "mean_abs", say, row)
+    return row
+
+
+def _skellam(Delta, eps, digits, objective, say, row):
+    from ..certified.combs_skellam import certify_lattice_skellam
+    from ..privacy import optimize_skellam
+
+    key = "dstaircase" if objective == "mean_abs" else "dstaircase_var"
+    say(f"Delta={Delta} eps={eps}: staircase {objective} {row[key][objective]}; searching lattice + Skellam")
+    o = optimize_skellam.optimize(eps, Delta, objective=objective, certify=certify_lattice_skellam, digits=digits)
     ls = {k: o[k] for k in ("a", "m", "h", "mu", "mean_abs", "variance", "estimate", "scan", "search_seconds",
                             "certified", "lower", "upper", "mu_raised", "certify_seconds", "seconds")}
     ls["params"] = o["params"]
     ls["certificate"] = o["certificate"]
-    ls["how"] = ("privacy.optimize_skellam.optimize: m from a small set, h = round(Delta/m) (and ceil when h m < Delta), "
+    ls["objective"] = objective
+    ls["how"] = (f"privacy.optimize_skellam.optimize (objective {objective}): m from a small set, h = round(Delta/m) "
+                 "(and ceil when h m < Delta), "
                  "a on a grid + golden section, mu the least with the float64 estimate at eps (1 - 2e-7); then "
                  "certified.combs_skellam.certify_lattice_skellam, mu raised until the upper end <= eps")
-    row["lattice_skellam"] = ls
-    say(f"  lattice + Skellam m={o['m']} h={o['h']} a={o['a']:.6g} mu={o['mu']:.6g}: E|Z| {o['mean_abs']:.6g} "
-        f"({o['mean_abs'] / float(row['dstaircase']['mean_abs']):.4f} x), certified [{o['lower']}, {o['upper']}] "
+    say(f"  lattice + Skellam m={o['m']} h={o['h']} a={o['a']:.6g} mu={o['mu']:.6g}: {objective} {o[objective]:.6g} "
+        f"({o[objective] / float(row[key][objective]):.4f} x), certified [{o['lower']}, {o['upper']}] "
         f"in {o['seconds']} s")
-    return row
+    return ls
 
 
 def ratio(row, key, objective="mean_abs"):
@@ -114,19 +126,25 @@ def table_markdown(data):
     ...        "lattice_skellam": {"a": 1.9996, "m": 1, "h": 1, "mu": 1e-06, "mean_abs": 0.2758, "variance": 0.3622,
     ...                            "certified": True, "lower": "1.9996", "upper": "1.9996"}}
     >>> print(table_markdown({"rows": [row]}).splitlines()[2])
-    | 1 | 2 | 0.2757 | — | 1.000 | 1.001 | 1, 1, 1.9996, 1e-06; [1.9996, 1.9996] certified |
+    | 1 | 2 | 0.2757 | — | 1.000 | 1.001 | — | 1, 1, 1.9996, 1e-06; [1.9996, 1.9996] certified |
     """
     head = ("| Δ | ε | discrete staircase E\\|Z\\| | MSDLap opt. / DSC | lattice + Skellam / DSC (E\\|Z\\|) | "
-            "lattice + Skellam Var / DSC Var | lattice + Skellam: m, h, a, μ; certified ε* |")
-    lines = [head, "|---|---|---|---|---|---|---|"]
+            "its Var / DSC Var | Var-opt. lattice + Skellam Var / DSC Var | lattice + Skellam: m, h, a, μ; certified ε* |")
+    lines = [head, "|---|---|---|---|---|---|---|---|"]
     for r in sorted(data["rows"], key=lambda r: (r["Delta"], float(r["eps"]))):
         ls = r["lattice_skellam"]
         ms = f"{ratio(r, 'msdlap'):.3f}" if "msdlap" in r else "—"
         cert = f"[{ls['lower']}, {ls['upper']}] " + ("certified" if ls["certified"] else "NOT below eps")
         lines.append(f"| {r['Delta']} | {float(r['eps']):g} | {float(r['dstaircase']['mean_abs']):.5g} | {ms} | "
                      f"{ratio(r, 'lattice_skellam'):.3f} | {ratio(r, 'lattice_skellam', 'variance'):.3f} | "
+                     f"{_var_opt(r)} | "
                      f"{ls['m']}, {ls['h']}, {float(ls['a']):.6g}, {float(ls['mu']):.4g}; {cert} |")
     return "\n".join(lines)
+
+
+def _var_opt(r):
+    v = r.get("lattice_skellam_var")
+    return "—" if v is None else f"{ratio(r, 'lattice_skellam_var', 'variance'):.3f} (m = {v['m']}, h = {v['h']})"
 
 
 def update_page(page, data):
@@ -151,6 +169,8 @@ def main(argv=None):
     ap.add_argument("--eps", type=float, nargs="+", default=[2, 4, 6, 8, 10])
     ap.add_argument("--digits", type=int, default=8)
     ap.add_argument("--no-msdlap", action="store_true", help="skip the MSDLap optimiser")
+    ap.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs",
+                    help="variance: add the variance-optimal lattice + Skellam to the rows already in the file")
     ap.add_argument("--out", default=str(DATA))
     ap.add_argument("--page", default=None, help="a page whose table to rewrite")
     args = ap.parse_args(argv)
@@ -159,7 +179,8 @@ def main(argv=None):
     t0 = time.perf_counter()
     for D in args.Delta:
         for e in args.eps:
-            row = compute_row(D, e, digits=args.digits, msdlap=not args.no_msdlap)
+            old = next((r for r in data["rows"] if (r["Delta"], float(r["eps"])) == (D, float(e))), None)
+            row = compute_row(D, e, digits=args.digits, msdlap=not args.no_msdlap, objective=args.objective, row=old)
             row["generated"] = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
             data["rows"] = [r for r in data["rows"] if (r["Delta"], float(r["eps"])) != (D, float(e))] + [row]
             out.write_text(json.dumps(data, indent=1) + "\n")
