@@ -51,9 +51,10 @@ def test_rows_are_certified_and_recorded(data):
 
 
 def test_the_two_cheapest_certificates_recheck(data):
-    rows = sorted(data["rows"], key=lambda r: r["lattice_skellam"]["certify_seconds"])[:2]
+    rows = sorted((r for r in data["rows"] if r["Delta"] > 1),            # Delta = 1 is DLap: take real combs
+                  key=lambda r: r["lattice_skellam"]["certify_seconds"])[:2]
     for r in rows:
         doc = r["lattice_skellam"]["certificate"]
-        assert cs.check(doc).ok
+        assert cs.check(doc).ok, (r["Delta"], r["eps"])
         bad = dict(doc, upper=doc["lower"])
         assert not cs.check(bad).ok

@@ -15,7 +15,8 @@ integers: no refinement), the tail limit the same on one period :math:`hm` of th
 :math:`F_\infty(t) = \sum_k C_{k \bmod m}\tilde s(t - hk)`; the estimate is the larger.
 
 **The search** (:func:`optimize`): for each :math:`m` of a small set and :math:`h = \mathrm{round}(\Delta/m)`
-(and :math:`\lceil \Delta/m \rceil` when :math:`hm < \Delta`), the free coordinate is :math:`a < \varepsilon\,hm/\Delta`;
+(and :math:`\lceil \Delta/m \rceil` when :math:`hm < \Delta`; for :math:`\Delta \le 100` also :math:`m = \Delta`, :math:`h = 1`, where
+:math:`\mu \to 0` is MSDLap with :math:`\varepsilon^* \le a` exactly, Theorem 16), the free coordinate is :math:`a < \varepsilon\,hm/\Delta`;
 :math:`\mu` is the smallest with the estimate at :math:`\varepsilon(1 - \text{margin})` (bisection on :math:`\ln\mu`:
 :math:`\varepsilon^*` is nonincreasing in :math:`\mu`, since :math:`\mathrm{Sk}(\mu') = \mathrm{Sk}(\mu) + \mathrm{Sk}(\mu'-\mu)` is post-processing).
 Then the optimum is certified (the caller passes :func:`arete_proofs.certified.combs_skellam.certify_lattice_skellam`),
@@ -41,6 +42,9 @@ MARGIN = 2e-7
 #: the estimate's value when a tilted value underflows (the teeth do not overlap), or, on the FFT path (long
 #: tables), when they span more than 1e11 (below the FFT's rounding)
 UNRELIABLE = 1e3
+
+#: the variance objective tries m = c e^{eps/3} for c in this tuple (as privacy.optimize_lattice.VARIANCE_M)
+VARIANCE_M = (0.65, 0.9, 1.25)
 
 #: the least mu tried (E|S| = 2 mu e^{-2 mu}(I_0 + I_1)(2 mu) ~ 2 mu is negligible next to DLap(10)'s 9e-5)
 MU_FLOOR = 1e-12
@@ -213,9 +217,14 @@ def _value(objective, a, m, mu, h):
     return mean_abs(a, m, mu, h) if objective == "mean_abs" else variance(a, m, mu, h)
 
 
-def _candidates(eps, Delta, m_choices=None):
+def _candidates(eps, Delta, m_choices=None, objective="mean_abs"):
     key = min(M_CHOICES, key=lambda e: abs(e - eps))
-    ms = sorted({min(x, Delta) for x in (m_choices or M_CHOICES[key])})
+    if m_choices is None and objective == "variance":     # the continuous variance optima: m ~ c e^{eps/3}
+        m_choices = sorted({max(1, round(c * math.exp(eps / 3))) for c in VARIANCE_M})
+    ms = {min(x, Delta) for x in (m_choices or M_CHOICES[key])}
+    if m_choices is None and Delta <= 100:
+        ms.add(Delta)               # h = 1: MSDLap itself as mu -> 0 (Theorem 16 at a = eps)
+    ms = sorted(ms)
     out = []
     for m in ms:
         hs = {max(1, round(Delta / m))}
@@ -234,11 +243,11 @@ def _best_a(eps, m, h, Delta, objective, margin, points, golden, log):
     def at(u):
         if u not in cache:
             a = a_max - math.exp(u)
-            if a <= 0:
-                cache[u] = (math.inf, None)
-            else:
-                mu = solve_mu(tgt, a, m, h, Delta)
-                cache[u] = (math.inf, None) if mu is None else (_value(objective, a, m, mu, h), (a, mu))
+            try:
+                mu = solve_mu(tgt, a, m, h, Delta) if a > 0 else None
+            except ValueError:      # e.g. the tilted table's spread at large m and small a: this a only
+                mu = None
+            cache[u] = (math.inf, None) if mu is None else (_value(objective, a, m, mu, h), (a, mu))
             log(f"  m={m} h={h} a={a_max - math.exp(u):.6g}: {cache[u]}")
         return cache[u][0]
 
@@ -285,7 +294,7 @@ def optimize(eps, Delta, *, objective="mean_abs", m_choices=None, margin=MARGIN,
     log = progress or (lambda s: None)
     t0 = time.perf_counter()
     scan = []
-    for m, h in _candidates(eps, Delta, m_choices):
+    for m, h in _candidates(eps, Delta, m_choices, objective):
         try:
             r = _best_a(eps, m, h, Delta, objective, margin, points, golden, log)
         except ValueError as exc:       # e.g. the tilted table's spread at large m
@@ -293,10 +302,20 @@ def optimize(eps, Delta, *, objective="mean_abs", m_choices=None, margin=MARGIN,
             continue
         if r is not None and r[1] is not None:
             scan.append((r[0], m, h, r[1][0], r[1][1]))
+    if m_choices is None and Delta <= 100 and not any(s[1] == Delta and s[2] == 1 for s in scan):
+        # MSDLap(a, Delta) + Sk(mu) at h = 1: eps* <= a exactly (Theorem 16's coupling, then post-processing), so
+        # a = eps (1 - 1e-6), mu = MU_FLOOR is admissible without the float64 table (which m = Delta may overflow)
+        a = eps * (1 - 1e-6)
+        scan.append((_value(objective, a, Delta, MU_FLOOR, 1), Delta, 1, a, MU_FLOOR))
+        log(f"  m={Delta} h=1: Theorem 16 point a = {a}, mu = {MU_FLOOR}")
     if not scan:
         raise ValueError(f"no admissible lattice + Skellam found at eps = {eps}, Delta = {Delta}")
     _val, m, h, a, mu = min(scan)
-    out = {"a": a, "m": m, "h": h, "mu": mu, "estimate": estimate_epsilon(a, m, mu, h, Delta),
+    try:
+        est = estimate_epsilon(a, m, mu, h, Delta)
+    except ValueError:              # the Theorem 16 point at large m: no float64 table, eps* <= a exactly
+        est = a
+    out = {"a": a, "m": m, "h": h, "mu": mu, "estimate": est,
            "scan": [[s[1], s[2], s[3], s[4], s[0]] for s in sorted(scan, key=lambda s: (s[1], s[2]))],
            "search_seconds": round(time.perf_counter() - t0, 1)}
     out["params"] = {"a": repr(a), "m": m, "mu": repr(mu), "h": h}
