@@ -4,7 +4,7 @@ The argument of :mod:`arete_proofs.privacy.tight_skellam` (items 1-5), evaluated
 the parameters converted **exactly** (decimal strings as rationals):
 
 1. :math:`q_k = p_k e^{\lambda k}` from the comb's pole constants as balls
-   (:class:`arete_proofs.certified.comb_balls._Comb`, partial fractions), the tail profile :math:`C_r`, and
+   (``_Comb`` of :mod:`arete_proofs.certified.comb_balls`, partial fractions), the tail profile :math:`C_r`, and
    the Chernoff constant :math:`E_0` at an exact rational :math:`\theta` (:math:`0 \le C_r - q_k \le E_0 e^{-\theta k}`).
 2. The tilted kernel :math:`\tilde s(j) = e^{-2\mu} I_j(2\mu) e^{\lambda' j}`, :math:`|j| \le R` (arb Bessel
    functions), and its neglected tail :math:`\le e^{-\varphi(R+1)}[\mathcal M(\lambda'+\varphi) + \mathcal M(\varphi - \lambda')]`,

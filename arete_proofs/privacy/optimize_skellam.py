@@ -34,7 +34,7 @@ import time
 
 import numpy as np
 
-__all__ = ["MARGIN", "M_CHOICES", "estimate", "estimate_epsilon", "mean_abs", "optimize", "solve_mu", "variance"]
+__all__ = ["MARGIN", "MU_FLOOR", "M_CHOICES", "UNRELIABLE", "VARIANCE_M", "estimate", "estimate_epsilon", "mean_abs", "optimize", "solve_mu", "variance"]
 
 #: the estimate is solved at eps (1 - MARGIN) so that the certified value lands below eps
 MARGIN = 2e-7
