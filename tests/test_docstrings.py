@@ -122,6 +122,12 @@ MODULES = [
     "noise.discrete_staircase",
     "walkthrough.comparison",
     "noise.comparison",
+    "distributions.lattice_skellam",
+    "privacy.tight_skellam",
+    "privacy.optimize_skellam",
+    "certified.combs_skellam",
+    "noise.lattice_skellam",
+    "walkthrough.frontier_discrete",
 ]
 
 #: a reference to the paper or a formula
@@ -155,6 +161,8 @@ ALLOWED: dict[str, dict[str, str]] = {
     "privacy.optimize_lattice.optimize": {"doctest": "float64 search + exact confirmation (minutes at m = 28)"},
     "walkthrough.frontier.compute": {"doctest": "runs every family's optimiser (minutes per eps)"},
     "walkthrough.frontier.certify_rows": {"doctest": "certifies every lattice row of a file (seconds to minutes each)"},
+    "walkthrough.frontier_discrete.compute_row": {"doctest": "optimiser + certificate (seconds to a minute per row)"},
+    "walkthrough.frontier_discrete.main": {"doctest": "runs compute_row over a grid (minutes)"},
     "walkthrough.comparison.compute": {"doctest": "runs both tables (about 15 minutes); tests/test_comparison.py"},
     "chain.hm25.check_all": {"doctest": "all four default grids (about 10 s); each check_* has its own doctest"},
 }

@@ -22,6 +22,7 @@ name                    law                                         ID     sym. 
 ``lattice_gauss_top``   lattice_gauss, top scale at rate a_top      yes    no          no
 ``transformed_gdl``     h GDL(beta, a) + Laplace(b)                 yes    no          no
 ``discrete_staircase``  DSC(r, Delta) at level eps (integers)       no     yes         yes
+``lattice_skellam``     h MSDLap(a, m) + Skellam(mu) (integers)     yes    no          yes
 ======================  ==========================================  =====  ==========  =======
 
 Importing this package loads the family classes only; each method imports its engine
@@ -29,7 +30,7 @@ when first called, so ``import arete_proofs.noise`` stays light (no scipy, sympy
 
 >>> from arete_proofs import noise
 >>> sorted(noise.FAMILIES)
-['arete', 'arete_gauss', 'discrete_staircase', 'dlap', 'gdl', 'laplace', 'lattice_gauss', 'lattice_gauss_top', 'lattice_laplace', 'msdlap', 'staircase', 'transformed_gdl']
+['arete', 'arete_gauss', 'discrete_staircase', 'dlap', 'gdl', 'laplace', 'lattice_gauss', 'lattice_gauss_top', 'lattice_laplace', 'lattice_skellam', 'msdlap', 'staircase', 'transformed_gdl']
 >>> z = noise.make("arete", alpha="0.5", theta="1", lam="0.5")
 >>> z.tight_epsilon(Delta=1, digits=6).epsilon <= 1 / 0.5     # at most Delta/lam (Lipschitz bound)
 True
@@ -63,6 +64,7 @@ _MODULES = (
     ("lattice_gauss_top", "arete_proofs.noise.lattice_gauss_top", "LatticeGaussTopNoise"),
     ("transformed_gdl", "arete_proofs.noise.transformed_gdl", "TransformedGDLNoise"),
     ("discrete_staircase", "arete_proofs.noise.discrete_staircase", "DiscreteStaircaseNoise"),
+    ("lattice_skellam", "arete_proofs.noise.lattice_skellam", "LatticeSkellamNoise"),
 )
 
 
