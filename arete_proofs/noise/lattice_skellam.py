@@ -26,7 +26,7 @@ from mpmath import mp
 
 from ._base import Noise, Parameter, each
 from ._shares import Shares
-from .msdlap import LatticeSum, comb_tight_result, nb_lattice_draw
+from .msdlap import IntegerTable, LatticeSum, comb_tight_result, nb_lattice_draw
 
 __all__ = ["LatticeSkellamNoise"]
 
@@ -41,7 +41,7 @@ def _float_table(a, m, mu, h):
     return float_pmf_table(a, m, mu, h, N), N
 
 
-class LatticeSkellamNoise(Noise):
+class LatticeSkellamNoise(IntegerTable, Noise):
     r""":math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Skellam}(\mu)` on the integers (issue 24, the discrete lattice family).
 
     >>> z = LatticeSkellamNoise(a=1, m=1, mu="1e-9", h=1)     # mu -> 0: DLap(a)
@@ -113,23 +113,6 @@ class LatticeSkellamNoise(Noise):
     def _table(self):
         a, m, mu, h = self.float_params()
         return _float_table(a, int(m), mu, int(h))
-
-    def logpdf_float(self, t):
-        """float64 :math:`\\ln f(n)` from a convolution table (``-inf`` off the integers and past the table)."""
-        p, N = self._table()
-        t = np.asarray(t, dtype=float)
-        out = np.full(t.shape, -np.inf)
-        ok = (t == np.round(t)) & (np.abs(t) <= N)
-        with np.errstate(divide="ignore"):
-            out[ok] = np.log(p[np.round(t[ok]).astype(np.int64) + N])
-        return out
-
-    def sf_float(self, t):
-        p, N = self._table()
-        t = np.floor(np.asarray(t, dtype=float))
-        c = np.cumsum(p[::-1])[::-1]          # c[j] = P(Z >= j - N)
-        idx = np.clip(t + 1 + N, 0, 2 * N).astype(np.int64)
-        return np.where(t + 1 > N, 0.0, np.where(t + 1 < -N, 1.0, c[idx]))
 
     def mean_abs_float(self):
         from ..privacy.optimize_skellam import mean_abs

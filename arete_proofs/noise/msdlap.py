@@ -27,7 +27,7 @@ from mpmath import mp
 from ._base import Noise, Parameter, TightResult
 from ._shares import Shares
 
-__all__ = ["MsdlapNoise", "comb_tight_result", "nb_lattice_draw", "LatticeSum"]
+__all__ = ["IntegerTable", "MsdlapNoise", "comb_tight_result", "nb_lattice_draw", "LatticeSum"]
 
 
 def comb_tight_result(r, Delta, reduction, method) -> TightResult:
@@ -89,7 +89,37 @@ class LatticeSum:
         return self.variance
 
 
-class MsdlapNoise(Noise):
+class IntegerTable:
+    r"""float64 ``logpdf_float`` and ``sf_float`` of an integer family from its pmf table ``self._table()`` =
+    ``(p, N)``, :math:`p_k` for :math:`|k| \le N` (``-inf`` off the integers and past the table).
+
+    >>> class T(IntegerTable):
+    ...     def _table(self):
+    ...         return np.array([0.25, 0.5, 0.25]), 1
+    >>> float(T().sf_float(0.0)), float(np.exp(T().logpdf_float(np.array([1.0]))[0]))    # P(Z > 0), p_1
+    (0.25, 0.25)
+    """
+
+    def logpdf_float(self, t):
+        """float64 :math:`\\ln p_k` from a convolution table (``-inf`` off the integers and past the table)."""
+        p, N = self._table()
+        t = np.asarray(t, dtype=float)
+        out = np.full(t.shape, -np.inf)
+        ok = (t == np.round(t)) & (np.abs(t) <= N)
+        with np.errstate(divide="ignore"):
+            out[ok] = np.log(p[(np.round(t[ok]).astype(np.int64) + N)])
+        return out
+
+    def sf_float(self, t):
+        """float64 :math:`P(Z > t)` from the table."""
+        p, N = self._table()
+        t = np.floor(np.asarray(t, dtype=float))
+        c = np.cumsum(p[::-1])[::-1]  # c[j] = P(Z >= j - N)
+        idx = np.clip(t + 1 + N, 0, 2 * N).astype(np.int64)
+        return np.where(t + 1 > N, 0.0, np.where(t + 1 < -N, 1.0, c[idx]))
+
+
+class MsdlapNoise(IntegerTable, Noise):
     r"""MSDLap(a, m) :math:`= \sum_{i=1}^m i\,\mathrm{DLap}(a)` on the integers (Theorem 16 of Harrison and Manurangsi 2025).
 
     >>> z = MsdlapNoise(a="1.5", m=2)
@@ -182,23 +212,6 @@ class MsdlapNoise(Noise):
         m = int(m)
         N = min(int(m * (745 / a + 10)) + 50, 40_000)
         return float_pmf_table(range(1, m + 1), [a] * m, N), N
-
-    def logpdf_float(self, t):
-        """float64 :math:`\\ln p_k` from a convolution table (``-inf`` off the integers and past the table)."""
-        p, N = self._table()
-        t = np.asarray(t, dtype=float)
-        out = np.full(t.shape, -np.inf)
-        ok = (t == np.round(t)) & (np.abs(t) <= N)
-        with np.errstate(divide="ignore"):
-            out[ok] = np.log(p[(np.round(t[ok]).astype(np.int64) + N)])
-        return out
-
-    def sf_float(self, t):
-        p, N = self._table()
-        t = np.floor(np.asarray(t, dtype=float))
-        c = np.cumsum(p[::-1])[::-1]  # c[j] = P(Z >= j - N)
-        idx = np.clip(t + 1 + N, 0, 2 * N).astype(np.int64)
-        return np.where(t + 1 > N, 0.0, np.where(t + 1 < -N, 1.0, c[idx]))
 
     def mean_abs_float(self):
         return float(self.mean_abs(digits=17))

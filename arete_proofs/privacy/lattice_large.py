@@ -112,7 +112,7 @@ def _tail_profile(a, m, a_top=None):
 
 
 def _top(a, a_top):
-    """``a_top`` checked (None: ``a``)."""
+    """``a_top`` as a float, or ``None`` when it is ``a`` (the MSDLap comb); a ValueError outside (0, a]."""
     if a_top is None:
         return None
     a_top = float(a_top)

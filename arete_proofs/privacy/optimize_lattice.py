@@ -50,6 +50,7 @@ import math
 import numpy as np
 
 from ._lattice_loss import _kernel_radius, _logF, _max_loss
+from .lattice_large import _top
 from .optimizer import Pass, SearchProblem
 
 __all__ = ["tilted_pmf", "estimate_epsilon", "estimate", "mean_abs", "variance", "solve_sigma",
@@ -86,16 +87,6 @@ TOP_START = 0.1
 #: the variance objective (eps > 4.5) searches m = c e^{eps/3} for c in this tuple (a 2026-12-02 run with E|Z|'s
 #: choices ended at the smallest m at every eps from 4 to 10, up to 1.7 times the Staircase's variance at eps = 10)
 VARIANCE_M = (0.65, 0.9, 1.25)
-
-
-def _top(a, a_top):
-    """``a_top`` as a float, or ``None`` when it is ``a`` (the MSDLap comb); a ValueError outside (0, a]."""
-    if a_top is None:
-        return None
-    a_top = float(a_top)
-    if not 0 < a_top <= float(a):
-        raise ValueError(f"a_top must be in (0, a], got a_top={a_top} with a={a}")
-    return None if a_top == float(a) else a_top
 
 
 @functools.lru_cache(maxsize=64)
