@@ -372,7 +372,7 @@ def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12,
         # the tail limit: candidates on one period of the limit law
         if kernel == "laplace":
             F = int(mp.floor(D / hh)) + 1
-            lim.fill_cells(-F - 2, law.period + 2 * F + 1)  # one period's cells by the recurrences
+            lim.fill_cells(-2 * F - 2, law.period + 2 * F + 1)  # one period's cells by the recurrences
             L, Lpair = _laplace_candidates(lim, D, range(0, law.period), range(0, law.period))
         else:
             steps = int(2.2 * (d + 8)) + 10
@@ -388,12 +388,24 @@ def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12,
             Tp = 2 * Tp
             if max_T is not None and Tp > max_T:
                 raise ValueError(f"the window would exceed max_T = {max_T}")
+        if kernel == "laplace" and Tp > P:
+            # the doubling overshoots by up to 2x: bisect down to within 2% (any T' with eta(T') < target will do)
+            lo = Tp / 2
+            while Tp - lo > Tp / 50:
+                mid = (lo + Tp) / 2
+                r2, t2 = _laplace_rho(law, lim, mid, theta, E0)
+                if r2 < 1 and -mp.log(1 - r2) < target:
+                    rho, Tp = r2, t2
+                    if t2 > mid:  # raised to the majorants' monotone range: no smaller T'
+                        break
+                else:
+                    lo = mid
         eta = -mp.log(1 - rho)
         T = Tp + D
         K = int(mp.ceil(T / hh))
         if kernel == "laplace":
             law.use_table(K + 2 * F + law.margin() + 2)  # the pmf on the window: one power series
-            law.fill_cells(-F - 2, K + 2 * F + 1)          # the cells (those of t = hj + Delta too): recurrences
+            law.fill_cells(-2 * F - 2, K + 2 * F + 1)      # the cells (those of t = hj +- Delta too): recurrences
             W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
         else:
             W, pair = _gauss_candidates(law, D, mp.zero, T, grid, refine, steps)
