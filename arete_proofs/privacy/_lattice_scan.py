@@ -25,6 +25,8 @@ import math
 import numpy as np
 from mpmath import mp
 
+__all__ = ["cell_logs", "guide"]
+
 U = 2.0 ** -53
 
 
@@ -42,7 +44,14 @@ def _fln(x):
 
 def cell_logs(law, lo, hi):
     """float64 :math:`(\\ln A_j, \\ln B_j)` for ``lo <= j <= hi`` (normalised cells; from :meth:`cell` where
-    :meth:`fill_cells` did not reach)."""
+    :meth:`fill_cells` did not reach).
+
+    >>> from arete_proofs.distributions.lattice import LatticeLaw
+    >>> z = LatticeLaw(["2"], [1], "0.5", kernel="laplace", scale="0.2", digits=15); z.fill_cells(0, 4)
+    >>> la, lb = cell_logs(z, 0, 6)                       # cells 5, 6 from the direct sums
+    >>> bool(abs(la[2] - float(mp.log(z._norm[2][0]))) < 1e-12) and bool(abs(lb[6] - float(mp.log(z.cell(6)[1]) + 6 * 2.5)) < 1e-9)
+    True
+    """
     n = hi - lo + 1
     la, lb = np.empty(n), np.empty(n)
     norm = law._norm
@@ -74,7 +83,13 @@ def guide(law, Delta, ks, js, F, frac):
 
     Returns ``(k_keep, cells, j_keep)`` -- the kept ``t = hk`` candidates, for each of them the full cells that can
     hold the window's minimum, and the kept ``(j, sign)`` candidates -- or ``None`` when float64 cannot separate
-    (module docstring).  ``ks``, ``js``: ranges of consecutive integers.
+    (module docstring).  ``ks``, ``js``: ranges of consecutive integers; ``F`` = :math:`\lfloor\Delta/h\rfloor`.
+
+    >>> from arete_proofs.distributions.lattice import LatticeLaw
+    >>> z = LatticeLaw(["2"], [1], "0.5", kernel="laplace", scale="0.2", digits=15); z.fill_cells(-6, 12)
+    >>> k_keep, cells, j_keep = guide(z, mp.mpf(1), range(0, 5), range(-2, 7), 2, False)
+    >>> 0 < len(k_keep) + len(j_keep) < 5 + 2 * 9           # the float maximum is kept, most candidates are not
+    True
     """
     h, b = float(law.h), float(law.s)
     ib, l2b = 1 / b, math.log(2 * b)

@@ -41,7 +41,12 @@ chosen so that :math:`2\eta < 10^{-(d+5)}`.
 **Speed** (issue 23): the window's pmf is one power series in ball arithmetic
 (:meth:`arete_proofs.distributions.lattice.LatticeLaw.use_table`), the cells are two contracting
 recurrences (:meth:`arete_proofs.distributions.lattice.LatticeLaw.fill_cells`), and the Laplace
-candidates compare ratios of the normalised cells (one logarithm at the end).
+candidates compare ratios of the normalised cells (one logarithm at the end).  On a long range a
+float64 guide (:mod:`arete_proofs.privacy._lattice_scan`) first computes every candidate's loss with an
+explicit error bound :math:`E`; only the candidates within :math:`10^3 E` of the float maximum (and, per
+window, the cells within :math:`10^3 E` of the float minimum) can be the maximiser, and only those are
+evaluated exactly, in the same order -- the maximum and its pair are those of the full exact scan.
+:math:`T'` is the doubling's value bisected down (any :math:`T'` with :math:`2\eta(T') < 10^{-(d+5)}` will do).
 
 **Gaussian smoothing** (issue 24): no cell convexity.  An optimal pair either has
 :math:`|t - v| < \Delta` -- then :math:`t` is a local maximum and :math:`v` a local minimum of
@@ -510,7 +515,8 @@ def tight_epsilon_transformed_gdl(beta, a, b, h, Delta=1, *, digits=12, window=N
     closes (then ``epsilon`` is exact), False otherwise.
 
     >>> r = tight_epsilon_transformed_gdl("0.5", "0.5", "0.125", "0.25", 1, digits=6)
-    >>> r.epsilon >= r.dlap >= r.tail_limit and not r.certified          # beta < 1: at least the DLap value
+    >>> # beta < 1: at least the DLap value; dlap and tail_limit are the same L by two routes (equal to ~1e-25)
+    >>> r.epsilon >= r.dlap >= r.tail_limit - 1e-20 and not r.certified
     True
     """
     from ..distributions.transformed_gdl import GDLSource
