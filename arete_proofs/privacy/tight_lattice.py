@@ -42,7 +42,7 @@ chosen so that :math:`2\eta < 10^{-(d+5)}`.
 (:meth:`arete_proofs.distributions.lattice.LatticeLaw.use_table`), the cells are two contracting
 recurrences (:meth:`arete_proofs.distributions.lattice.LatticeLaw.fill_cells`), and the Laplace
 candidates compare ratios of the normalised cells (one logarithm at the end).  On a long range a
-float64 guide (:mod:`arete_proofs.privacy._lattice_scan`) first computes every candidate's loss with an
+float64 guide (``arete_proofs.privacy._lattice_scan``) first computes every candidate's loss with an
 explicit error bound :math:`E`; only the candidates within :math:`10^3 E` of the float maximum (and, per
 window, the cells within :math:`10^3 E` of the float minimum) can be the maximiser, and only those are
 evaluated exactly, in the same order -- the maximum and its pair are those of the full exact scan.
