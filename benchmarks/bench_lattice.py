@@ -15,9 +15,11 @@ Times, at ``--digits`` (wall-clock and CPU seconds of this process, on a shared 
 ``--targets``: the issue's speed targets exactly -- a discrete set with Delta <= 1000 to 12
 digits in under 10 s (MSDLap at Theorem 16's parameters a = eps = 10, m = Delta = 1000, and
 a = 3, m = 40 at Delta = 20, which needs the window) and a continuous lattice set with m <= 250
-in under 30 s (Theorem 21 at eps = 12 (m = 55) and eps = 16.5 (m = 245)).  Measured 2026-12-02
-(CPU seconds, 12 digits, loaded 2-core machine): 0.03 s, 2.3 s, 3.1 s and 58 s (the last misses
-the target: a window of 2.9e5 lattice points); Theorem 21 at eps = 10: 1.3 s (was 49 s).
+in under 30 s (Theorem 21 at eps = 12 (m = 55) and eps = 16.5 (m = 245)); each line says whether it
+met its target.  Measured 2026-12-02 20:03 UTC (CPU seconds, 12 digits, 2-core machine at load 4,
+``PYTHONPATH=. /usr/bin/time python benchmarks/bench_lattice.py --targets``): 0.0 s, 2.2 s, 1.4 s and
+34.3 s (the last still misses the target: a window of 2.9e5 lattice points, 30 s of it the power-series
+table; before the float64 candidate guide, the same run took 0.0, 4.0, 5.2 and 97.6 s).
 Details: ``docs/benchmarks.md`` (the lattice section).  Run from the repository root as
 ``PYTHONPATH=. python benchmarks/bench_lattice.py`` when the installed package is another checkout.
 Progress on stderr, results on stdout.
@@ -31,12 +33,14 @@ import time
 from fractions import Fraction
 
 
-def _timed(label, fn):
+def _timed(label, fn, target=None):
     print(label + " ...", file=sys.stderr)
     t0, c0 = time.perf_counter(), time.process_time()
     r = fn()
-    print(f"{label}: {time.perf_counter() - t0:.1f} s (cpu {time.process_time() - c0:.1f} s)  "
-          f"eps = {r.epsilon} in [{r.lower_bound}, {r.upper_bound}]  attained = {r.attained}", flush=True)
+    cpu = time.process_time() - c0
+    goal = "" if target is None else f"  target {target} s: {'met' if cpu < target else 'MISSED'} (cpu)"
+    print(f"{label}: {time.perf_counter() - t0:.1f} s (cpu {cpu:.1f} s)  "
+          f"eps = {r.epsilon} in [{r.lower_bound}, {r.upper_bound}]  attained = {r.attained}{goal}", flush=True)
     return r
 
 
@@ -52,11 +56,14 @@ def main(argv=None):
 
     d = args.digits
     if args.targets:
-        r = _timed("target discrete: msdlap a=10 m=Delta=1000", lambda: tight_epsilon_msdlap("10", 1000, 1000, digits=d))
+        r = _timed("target discrete: msdlap a=10 m=Delta=1000", lambda: tight_epsilon_msdlap("10", 1000, 1000, digits=d),
+                   10)
         assert abs(float(r.epsilon) - 10) < 1e-12
-        _timed("target discrete: msdlap a=3 m=40 Delta=20 (window)", lambda: tight_epsilon_msdlap("3", 40, 20, digits=d))
-        _timed("target lattice: Theorem 21 eps=12 (m=55)", lambda: tight_epsilon_theorem21(12, digits=d))
-        _timed("target lattice: Theorem 21 eps=16.5 (m=245)", lambda: tight_epsilon_theorem21("16.5", digits=d))
+        _timed("target discrete: msdlap a=3 m=40 Delta=20 (window)", lambda: tight_epsilon_msdlap("3", 40, 20, digits=d),
+               10)
+        _timed("target lattice: Theorem 21 eps=12 (m=55)", lambda: tight_epsilon_theorem21(12, digits=d), 30)
+        r = _timed("target lattice: Theorem 21 eps=16.5 (m=245)", lambda: tight_epsilon_theorem21("16.5", digits=d), 30)
+        assert abs(float(r.epsilon) - 15.9031765893645) < 1e-12   # recorded before the guide (2026-12-02)
         return
     _timed("msdlap a=2 m=8 Delta=8", lambda: make("msdlap", a=2, m=8).tight_epsilon(8, digits=d))
     r = _timed("Theorem 21 eps=6", lambda: tight_epsilon_theorem21(6, digits=d))

@@ -85,6 +85,7 @@ MODULES = [
     "distributions.lattice",
     "privacy.tight_discrete",
     "privacy.tight_lattice",
+    "privacy._lattice_scan",
     "noise.msdlap",
     "noise.lattice_laplace",
     "noise.lattice_gauss",

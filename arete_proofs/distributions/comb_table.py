@@ -294,11 +294,16 @@ def _to_mp(vals, d):
             out.append(mp.zero)
             continue
         man, ex = v.mid().man_exp()
-        m = mp.mpf((int(man), int(ex)))
-        rm, re = v.rad().mid().man_exp()
-        rad = mp.mpf((int(rm), int(re)))
-        if m <= 0:
+        man, ex = int(man), int(ex)
+        if man <= 0:
             return None, math.inf
-        worst = max(worst, float(rad / m))
-        out.append(m)
+        rm, re = v.rad().mid().man_exp()
+        # rad/mid in floats (no mpf division): mantissas below 2^1000 here, else through the mpf quotient
+        rm, re = int(rm), int(re)
+        if man.bit_length() < 1000 and rm.bit_length() < 1000 and abs(re - ex) < 900:
+            rel = math.ldexp(float(rm) / float(man), re - ex)
+        else:
+            rel = float(mp.mpf((rm, re)) / mp.mpf((man, ex)))
+        worst = max(worst, rel)
+        out.append(mp.mpf((man, ex)))
     return (out if worst <= tol else None), worst

@@ -41,7 +41,12 @@ chosen so that :math:`2\eta < 10^{-(d+5)}`.
 **Speed** (issue 23): the window's pmf is one power series in ball arithmetic
 (:meth:`arete_proofs.distributions.lattice.LatticeLaw.use_table`), the cells are two contracting
 recurrences (:meth:`arete_proofs.distributions.lattice.LatticeLaw.fill_cells`), and the Laplace
-candidates compare ratios of the normalised cells (one logarithm at the end).
+candidates compare ratios of the normalised cells (one logarithm at the end).  On a long range a
+float64 guide (``arete_proofs.privacy._lattice_scan``) first computes every candidate's loss with an
+explicit error bound :math:`E`; only the candidates within :math:`10^3 E` of the float maximum (and, per
+window, the cells within :math:`10^3 E` of the float minimum) can be the maximiser, and only those are
+evaluated exactly, in the same order -- the maximum and its pair are those of the full exact scan.
+:math:`T'` is the doubling's value bisected down (any :math:`T'` with :math:`2\eta(T') < 10^{-(d+5)}` will do).
 
 **Gaussian smoothing** (issue 24): no cell convexity.  An optimal pair either has
 :math:`|t - v| < \Delta` -- then :math:`t` is a local maximum and :math:`v` a local minimum of
@@ -136,6 +141,10 @@ class LatticeTight:
 
 
 # -- Laplace: the candidates -------------------------------------------------------------------
+#: ranges of at least this many ``t = hk`` candidates go through the float64 guide (:mod:`._lattice_scan`)
+_GUIDE_MIN = 64
+
+
 def _cell_min(law, j, lo, hi):
     """min of f on [hj, h(j+1)] intersected with [lo, hi] (closed form: convex cell)."""
     h, b = law.h, law.s
@@ -186,9 +195,37 @@ def _laplace_candidates(law, Delta, k_range, j_range):
 
     # ratios f(t)/f(v) are compared (one logarithm at the end)
     best = mp.zero
+    g = None
+    if len(ks) >= _GUIDE_MIN:
+        from ._lattice_scan import guide
+
+        g = guide(law, Delta, ks, list(j_range), F, frac)
+    if g is not None:  # float64 guide: only the candidates (and cells) that can be the maximum, exactly
+        k_keep, cells, j_keep = g
+        for k in k_keep:
+            t = h * k
+            cands = []
+            if F >= 1:  # the window's minimum among its near-least cells (ties: the last, as the deque keeps it)
+                c = [cm(j) for j in cells[k]]
+                fm = min(x[0] for x in c)
+                cands.append([x for x in c if x[0] == fm][-1])
+            if frac:
+                cands.append(_cell_min(law, k - F - 1, t - Delta, t + Delta) + (None,))
+                cands.append(_cell_min(law, k + F, t - Delta, t + Delta) + (None,))
+            fmin, v, jc = min(cands, key=lambda x: x[0])
+            val = pdf_k(k) / fmin
+            if val > best:
+                best, pair = val, (t, v if v is not None else ("cell", jc))
+        for j, sg in j_keep:
+            v = h * j
+            ft = pdf_k(j + sg * F) if not frac else law.pdf(v + sg * Delta)
+            val = ft / pdf_k(j)
+            if val > best:
+                best, pair = val, (v + sg * Delta, v)
+        ks, j_range = [], ()
 
     dq = deque()
-    nxt = ks[0] - F
+    nxt = ks[0] - F if ks else 0
     for k in ks:
         while nxt <= k + F - 1:
             while dq and cm(dq[-1])[0] >= cm(nxt)[0]:
@@ -339,6 +376,8 @@ def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12,
         P = law.period * hh
         # the tail limit: candidates on one period of the limit law
         if kernel == "laplace":
+            F = int(mp.floor(D / hh)) + 1
+            lim.fill_cells(-2 * F - 2, law.period + 2 * F + 1)  # one period's cells by the recurrences
             L, Lpair = _laplace_candidates(lim, D, range(0, law.period), range(0, law.period))
         else:
             steps = int(2.2 * (d + 8)) + 10
@@ -354,13 +393,24 @@ def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12,
             Tp = 2 * Tp
             if max_T is not None and Tp > max_T:
                 raise ValueError(f"the window would exceed max_T = {max_T}")
+        if kernel == "laplace" and Tp > P:
+            # the doubling overshoots by up to 2x: bisect down to within 2% (any T' with eta(T') < target will do)
+            lo = Tp / 2
+            while Tp - lo > Tp / 50:
+                mid = (lo + Tp) / 2
+                r2, t2 = _laplace_rho(law, lim, mid, theta, E0)
+                if r2 < 1 and -mp.log(1 - r2) < target:
+                    rho, Tp = r2, t2
+                    if t2 > mid:  # raised to the majorants' monotone range: no smaller T'
+                        break
+                else:
+                    lo = mid
         eta = -mp.log(1 - rho)
         T = Tp + D
         K = int(mp.ceil(T / hh))
         if kernel == "laplace":
-            F = int(mp.floor(D / hh)) + 1
             law.use_table(K + 2 * F + law.margin() + 2)  # the pmf on the window: one power series
-            law.fill_cells(-F - 2, K + F + 1)              # the cells: recurrences
+            law.fill_cells(-2 * F - 2, K + 2 * F + 1)      # the cells (those of t = hj +- Delta too): recurrences
             W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
         else:
             W, pair = _gauss_candidates(law, D, mp.zero, T, grid, refine, steps)
@@ -465,7 +515,8 @@ def tight_epsilon_transformed_gdl(beta, a, b, h, Delta=1, *, digits=12, window=N
     closes (then ``epsilon`` is exact), False otherwise.
 
     >>> r = tight_epsilon_transformed_gdl("0.5", "0.5", "0.125", "0.25", 1, digits=6)
-    >>> r.epsilon >= r.dlap >= r.tail_limit and not r.certified          # beta < 1: at least the DLap value
+    >>> # beta < 1: at least the DLap value; dlap and tail_limit are the same L by two routes (equal to ~1e-25)
+    >>> r.epsilon >= r.dlap >= r.tail_limit - 1e-20 and not r.certified
     True
     """
     from ..distributions.transformed_gdl import GDLSource
