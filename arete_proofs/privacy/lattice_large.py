@@ -135,8 +135,10 @@ def window_pmf(a, m, K, *, alpha=None, a_top=None):
     n = al.size - K
     # p_k = (1 - q)^{2(m-1)} (1 - q_top)^2 sum_j alpha_j alpha_{j+k}, k = 0..K: a correlation of positive sequences
     pos = np.correlate(al[:], al[:n], mode="valid")[:K + 1] if n > 0 else np.zeros(K + 1)
-    at = a if a_top is None else a_top
-    pos = pos * math.exp(2 * (m - 1) * math.log1p(-math.exp(-a)) + 2 * math.log1p(-math.exp(-at)))
+    if a_top is None:   # the plain comb as before, to the last bit
+        pos = pos * math.exp(2 * m * math.log1p(-math.exp(-a)))
+    else:
+        pos = pos * math.exp(2 * (m - 1) * math.log1p(-math.exp(-a)) + 2 * math.log1p(-math.exp(-a_top)))
     return np.concatenate([pos[:0:-1], pos])
 
 
