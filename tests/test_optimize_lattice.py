@@ -59,7 +59,7 @@ def test_loss_decreases_in_sigma_and_bisection_meets_the_target():
     assert ol.solve_sigma(4.0, 4.1, 4) is None           # a above the target: the tail limit is >= a
 
 
-def _single_shift(a, m, sigma, Delta=1.0, h=None, *, grid=8):
+def _single_shift(a, m, sigma, Delta=1.0, h=None, *, grid=8, a_top=None):
     """A broken estimator: only the shift +Delta (as for a unimodal law), on the same grid."""
     h = Delta / m if h is None else h
     q, k0 = ol.tilted_pmf(a, m)
