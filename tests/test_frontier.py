@@ -99,7 +99,7 @@ def test_the_smallest_certificates_recheck():
 
 #: the slow CI step re-proves every certificate whose recorded proof took at most this (wall-clock, loaded machine);
 #: ``ARETE_LONG_CERTS=1`` re-proves the rest too (the top rate's eps >= 12 rows: several minutes each)
-RECHECK_SECONDS = 150
+RECHECK_SECONDS = 30
 
 
 @pytest.mark.slow

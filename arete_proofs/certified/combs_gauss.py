@@ -604,8 +604,10 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         ja = math.floor(-Du) - 2 - R
         jb = math.ceil(U_win + Du) + 2 + R
 
+        qtab = comb.q_table(max(jb, -ja))   # q_k = p_k e^{lambda k}, running products (comb_balls)
+
         def qwin(k):
-            return comb.p(abs(k)) * (lam * k).exp()
+            return qtab[k] if k >= 0 else qtab[-k] * (2 * lam * k).exp()
 
         law = _Law(qwin, ja, jb, lam, beta, R, comb.cmax)
         say(f"window: {jb - ja + 1} lattice points in balls ({time.perf_counter() - t_start:.1f} s)")
