@@ -302,3 +302,40 @@ def test_lattice_gauss_noise_certify():
     assert "certify" in z.supports
     r = z.certify(Delta=1, tol="1e-3", target="3.2")
     assert r.meets_target and r.lower <= r.numeric <= r.upper
+
+
+@pytest.mark.parametrize("weights, rates", [((1, 2, 3, 4, 5), ("2",) * 5),
+                                            ((1, 2, 3, 4, 5, 6, 7), ("1.5",) * 6 + ("1.3",)),
+                                            ((2, 3, 5), ("0.7", "1.1", "2.5"))])
+def test_pole_constants_and_q_table_against_direct_convolution(weights, rates):
+    """comb_balls' pole formula (ball DFT of the pole residues; q_table's running products and dropped
+    components) against the truncated direct convolution of distributions.comb (a different formula)."""
+    from fractions import Fraction
+
+    from flint import arb
+    from mpmath import mp, mpf
+
+    from arete_proofs.certified.comb_balls import _Comb, _precision
+    from arete_proofs.distributions.comb import pmf_by_convolution
+
+    ks = [0, 1, 3, 8, 17, 40]
+    ref = pmf_by_convolution(ks, list(weights), list(rates), digits=30)
+    with _precision(128):
+        c = _Comb(weights, tuple(Fraction(r) for r in rates))
+        tab = c.q_table(max(ks), prec_bits=60)    # a low drop threshold: the dropped radius is exercised
+        for k, p in zip(ks, ref):
+            with mp.workdps(40):
+                q = p * mp.exp(mpf(c.lam_q.numerator) / c.lam_q.denominator * k)
+            for ball in (c.p(k) * (c.lam * k).exp(), tab[k]):
+                lo, hi = float(ball.lower()), float(ball.upper())
+                assert lo - 1e-25 <= float(q) <= hi + 1e-25, (k, ball, q)
+                assert hi - lo < 1e-15
+    # a broken pole constant (one residue's sign) is caught by the same comparison
+    with _precision(128):
+        bad = _Comb(weights, tuple(Fraction(r) for r in rates))
+        cs = bad.cs
+        other = next(i for i in range(len(weights)) if i != cs)
+        bad.B[other] = [-x for x in bad.B[other]]
+        bad._p.clear()
+        misses = [k for k, p in zip(ks, ref) if not bad.p(k).overlaps(arb(mp.nstr(p, 30)) + arb(0, 1e-25))]
+        assert misses
