@@ -147,7 +147,17 @@ class _Comb:
         A = [_ball(a) for a in rates]
         q = [(-x).exp() for x in A]
         self.A, self.q = A, q
-        self.B = self._pole_constants(weights, q)
+        from flint import ctx
+
+        base = ctx.prec
+        for extra in (0, base, 3 * base):   # products of near-cancelling factors: more bits where a ball blew up
+            with _precision(base + extra):
+                B = self._pole_constants(weights, [(-_ball(a)).exp() for a in rates] if extra else q)
+            if all(x.is_finite() for row in B for x in row):
+                break
+        else:
+            raise ValueError(f"the comb's pole constants are not finite at {4 * base} bits: raise prec")
+        self.B = [[+x for x in row] for row in B]     # back at the working precision
         self.C = self.B[self.cs]
         self.cmin = self.C[0]
         self.cmax = self.C[0]
