@@ -132,7 +132,7 @@ class _Comb:
     r"""Pole constants :math:`B_{c,r}`, :math:`\rho_c`, the dominant component and the Chernoff bound, as balls."""
 
     def __init__(self, weights, rates):
-        from flint import acb, arb, fmpq
+        from flint import arb
 
         self.w, self.a = weights, rates
         n = len(weights)
