@@ -16,9 +16,12 @@ balls; :class:`CombCertificate` is the result of
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+# the comb in balls lives with the distributions (the long pmf windows use it too)
+from ..distributions.comb_poles import CombPoles as _Comb  # noqa: F401
+from ..distributions.comb_poles import _ball, _max, _precision  # noqa: F401
 
 __all__ = ["CombCertificate"]
 
@@ -51,26 +54,8 @@ def _int(x, name):
     return int(q)
 
 
-def _ball(q):
-    from flint import arb, fmpq
-
-    return arb(fmpq(q.numerator, q.denominator))
-
-
 def _txt(q):
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-
-
-@contextmanager
-def _precision(prec):
-    from flint import ctx
-
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
-        yield
-    finally:
-        ctx.prec = old
 
 
 def _frac(x):
@@ -127,164 +112,6 @@ def _readball(s):
     return _ball(mid) + (-R).union(R) if rad else _ball(mid) + arb(0)
 
 
-# -- the comb in balls ---------------------------------------------------------------------------------
-class _Comb:
-    r"""Pole constants :math:`B_{c,r}`, :math:`\rho_c`, the dominant component and the Chernoff bound, as balls."""
-
-    def __init__(self, weights, rates):
-        from flint import arb
-
-        self.w, self.a = weights, rates
-        n = len(weights)
-        self.lr = [a / w for a, w in zip(rates, weights)]  # exact moduli a_c / w_c
-        if len(set(self.lr)) != n:
-            raise ValueError("the comb's pole moduli a_c/w_c must be distinct (double poles are not supported)")
-        self.cs = min(range(n), key=lambda c: self.lr[c])
-        self.lam_q = self.lr[self.cs]
-        self.lam = _ball(self.lam_q)
-        self.gap = min((self.lr[c] for c in range(n) if c != self.cs), default=None)
-        self.gap = None if self.gap is None else self.gap - self.lam_q
-        A = [_ball(a) for a in rates]
-        q = [(-x).exp() for x in A]
-        self.A, self.q = A, q
-        from flint import ctx
-
-        base = ctx.prec
-        for extra in (0, base, 3 * base):   # products of near-cancelling factors: more bits where a ball blew up
-            with _precision(base + extra):
-                B = self._pole_constants(weights, [(-_ball(a)).exp() for a in rates] if extra else q)
-            if all(x.is_finite() for row in B for x in row):
-                break
-        else:
-            raise ValueError(f"the comb's pole constants are not finite at {4 * base} bits: raise prec")
-        self.B = [[+x for x in row] for row in B]     # back at the working precision
-        self.C = self.B[self.cs]
-        self.cmin = self.C[0]
-        self.cmax = self.C[0]
-        for x in self.C[1:]:
-            self.cmin, self.cmax = self.cmin.min(x), self.cmax.max(x)
-        self.rho_inv = [(-_ball(x)).exp() for x in self.lr]
-        self._p = {}
-        self.arb = arb
-
-    def _pole_constants(self, weights, q):
-        r""":math:`B_{c,r} = \frac1{w_c}\sum_j H_{c,j} e^{-2\pi i jr/w_c}`, :math:`H_{c,j}` the other factors at the pole
-        :math:`z_j = \rho_c e^{2\pi i j/w_c}` (:math:`\rho_c = e^{a_c/w_c}`).
-
-        With :math:`E = \rho_c^{w_2}` and :math:`\phi = 2\pi j w_2/w_c`,
-        :math:`(1 - q_2 z_j^{w_2})(1 - q_2 z_j^{-w_2}) = 1 + q_2^2 - q_2(E + E^{-1})\cos\phi - i\,q_2(E - E^{-1})\sin\phi`:
-        the :math:`j`-free parts are computed once per pair of components, :math:`H_{c,w_c-j} = \overline{H_{c,j}}`
-        (the law is real), and the sum over :math:`j` is FLINT's ball DFT (``acb.dft``).  The cost is
-        :math:`\sum_c w_c m/2` products of balls (:math:`m^3/4`), the exponentials :math:`O(m^2)`.
-        """
-        from flint import acb, arb, fmpq
-
-        n = len(weights)
-        out = []
-        for c in range(n):
-            wc = weights[c]
-            cos, sin = [], []
-            for k in range(wc):
-                x = arb(fmpq(2 * k, wc))
-                cos.append(x.cos_pi())
-                sin.append(x.sin_pi())
-            num = (1 - q[c]) ** 2 / (1 - q[c] * q[c])
-            others = []
-            for c2 in range(n):
-                if c2 == c:
-                    continue
-                w2 = weights[c2]
-                E = _ball(Fraction(w2) * self.lr[c]).exp()
-                num *= (1 - q[c2]) ** 2
-                others.append((w2 % wc, 1 + q[c2] * q[c2], q[c2] * (E + 1 / E), -q[c2] * (E - 1 / E)))
-            half = wc // 2 + 1
-            H = [None] * wc
-            for j in range(half):
-                den = acb(1)
-                for w2, s2, A2, B2 in others:
-                    k = j * w2 % wc
-                    den *= acb(s2 - A2 * cos[k], B2 * sin[k])
-                H[j] = num / den
-            for j in range(half, wc):
-                H[j] = H[wc - j].conjugate()
-            out.append([x.real / wc for x in acb.dft(H)])
-        return out
-
-    def p(self, k):
-        k = abs(int(k))
-        v = self._p.get(k)
-        if v is None:
-            v = self.arb(0)
-            for c in range(len(self.w)):
-                v += self.rho_inv[c] ** k * self.B[c][k % self.w[c]]
-            self._p[k] = v
-        return v
-
-    def q_table(self, K, prec_bits=None):
-        r"""Balls :math:`\hat q_k \ni p_k e^{\lambda k}`, :math:`k = 0..K` (:math:`\lambda` the dominant modulus; order one).
-
-        :math:`\hat q_k = \sum_c B_{c,k \bmod w_c} r_c^k`, :math:`r_c = e^{-(a_c/w_c - \lambda)} < 1` for
-        :math:`c \ne c^*` (powers by running products).  A component is dropped from :math:`k \ge K_c` on,
-        where :math:`\max_r|B_{c,r}|\,r_c^{K_c} = \tau_c` is below :math:`2^{-\text{bits}} C_{\min}`: its terms
-        for :math:`k \ge K_c` are at most :math:`\tau_c` (:math:`r_c < 1`), so :math:`\pm\sum_{K_c \le k}\tau_c` is
-        added instead.  The same values as ``p(k) * exp(lam * k)``, at about a sixth of the cost when
-        :math:`m` is large (most components die out long before the window's end).
-
-        >>> from fractions import Fraction as Q
-        >>> with _precision(128):
-        ...     c = _Comb((1, 2, 3), (Q(2), Q(2), Q(2)))
-        ...     t = c.q_table(50)
-        ...     all(t[k].overlaps(c.p(k) * (c.lam * k).exp()) for k in (0, 7, 50))
-        True
-        """
-        from flint import ctx
-
-        bits = ctx.prec if prec_bits is None else int(prec_bits)
-        arb, n, cs = self.arb, len(self.w), self.cs
-        floor_log = math.log(max(float(self.cmin.mid()), 1e-300)) - (bits + 8) * math.log(2)
-        comps = []   # (K_c, c, r_c, tau_c)
-        for c in range(n):
-            if c == cs:
-                continue
-            gap = self.lr[c] - self.lam_q
-            r = (-_ball(gap)).exp()
-            bmax = _max(abs(x) for x in self.B[c]).upper()
-            lb = math.log(max(float(bmax.mid()), 1e-300))
-            Kc = max(0, math.ceil((lb - floor_log) / float(gap)))
-            comps.append((Kc, c, r, bmax * (-_ball(gap * Kc)).exp()))
-        comps.sort(key=lambda x: -x[0])
-        live = [(c, r, [arb(1)]) for Kc, c, r, _ in comps]
-        out, dropped = [], arb(0)
-        C, wcs = self.B[cs], self.w[cs]
-        cut = len(comps)
-        for k in range(K + 1):
-            while cut and comps[cut - 1][0] <= k:   # comps sorted by K_c descending: the last die first
-                cut -= 1
-                dropped += comps[cut][3]
-            v = C[k % wcs] + 0
-            for i in range(cut):
-                c, r, P = live[i]
-                v += self.B[c][k % self.w[c]] * P[0]
-                P[0] *= r
-            out.append(v + (-dropped).union(dropped) if cut < len(comps) else v)
-        return out
-
-    def E0(self, theta):
-        r""":math:`E_0 = \tanh(a^*/2) E e^{(\lambda+\theta) Y}` (``E_k <= E_0 e^{-theta k}``); 0 for a single DLap."""
-        if len(self.w) == 1:
-            return self.arb(0)
-        t = self.lam + _ball(theta)
-        out = (self.A[self.cs] / 2).tanh()
-        for c in range(len(self.w)):
-            if c == self.cs:
-                continue
-            if not (self.lam_q + theta) * self.w[c] < self.a[c]:
-                raise ValueError("theta too large: the mgf of the other components diverges")
-            e = (t * self.w[c]).exp()
-            out *= (1 - self.q[c]) ** 2 / ((1 - self.q[c] * e) * (1 - self.q[c] / e))
-        return out
-
-
 def _default_theta(comb, cap=None):
     """An exact rational theta below the gap (and below ``cap``), chosen for the shortest window."""
     if comb.gap is None:
@@ -308,13 +135,6 @@ def _simple(th):
         if s > 0 and s >= th * Fraction(9, 10):
             return s
     return th
-
-
-def _max(vals):
-    out = None
-    for v in vals:
-        out = v if out is None else out.max(v)
-    return out
 
 
 # -- the certificate ---------------------------------------------------------------------------------------

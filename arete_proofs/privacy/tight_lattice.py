@@ -38,8 +38,9 @@ by :math:`L + 2\eta`.  Result: :math:`\max(W, L) \le \varepsilon^* \le \max(W, L
 :math:`W` the window maximum over the candidates with :math:`0 \le t \le T`, and :math:`T'` is
 chosen so that :math:`2\eta < 10^{-(d+5)}`.
 
-**Speed** (issue 23): the window's pmf is one power series in ball arithmetic
-(:meth:`arete_proofs.distributions.lattice.LatticeLaw.use_table`), the cells are two contracting
+**Speed** (issue 23): the window's pmf is one table in ball arithmetic
+(:meth:`arete_proofs.distributions.lattice.LatticeLaw.use_table`: a power series, or the poles on long
+windows), the cells are two contracting
 recurrences (:meth:`arete_proofs.distributions.lattice.LatticeLaw.fill_cells`), and the Laplace
 candidates compare ratios of the normalised cells (one logarithm at the end).  On a long range a
 float64 guide (``arete_proofs.privacy._lattice_scan``) first computes every candidate's loss with an
