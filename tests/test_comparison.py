@@ -61,7 +61,12 @@ def _check(doc):
                 assert r[part]["variance"] == g["variance"] and r[part]["m"] == g["m"]
         if "lattice_gauss_var" in r and "lattice_gauss" in r:    # the Var-optimum is not worse in variance
             assert float(r["lattice_gauss_var"]["variance"]) <= float(r["lattice_gauss"]["variance"]) * (1 + 1e-9)
-        assert r["arete_paper"]["certified"] is False
+        for part in ("arete", "arete_paper", "arete_var"):   # proved: the value inside the ball bracket
+            x = r[part]
+            c = x["certificate"]
+            assert x["certified"] is True and "certify_epsilon" in x["how"], (r["eps"], part)
+            assert float(c["lower"]) - 1e-6 <= float(x["epsilon"]) <= float(c["upper"]) + 1e-6, (r["eps"], part)
+            assert float(c["upper"]) <= e * (1 + 1e-9), (r["eps"], part)
     for r in doc["discrete"]["rows"]:
         e, D = float(r["eps"]), int(r["Delta"])
         assert abs(float(r["dlap"]["mean_abs"]) - 1 / float(mp.sinh(mp.mpf(e) / D))) < 1e-12 * float(
@@ -173,6 +178,20 @@ def test_bad_part():
         ncomp.discrete_part(8, 1, "gamma")
     with pytest.raises(ValueError, match="name"):
         ncomp.family_entry("arete", 8)
+
+
+def test_an_arete_certificate_rechecked_and_a_wrong_one_refused():
+    """The shipped eps = 8 Arete optimum re-proved from its parameters as written; the same entry with lam
+    raised by 2 % (built here: a different noise whose epsilon is not the stored one) is not certified."""
+    pytest.importorskip("flint")
+    row = next(r for r in comparison.load()["continuous"]["rows"] if float(r["eps"]) == 8)
+    stored = row["arete"]
+    e = {k: stored[k] for k in ("alpha", "theta", "lam", "epsilon")} | {"how": "test"}
+    comparison._certify_arete(e, target=8.0)          # as continuous_part does it
+    assert e["certified"] is True and e["certificate"]["upper"] == stored["certificate"]["upper"]
+    bad = dict(e, lam=repr(float(stored["lam"]) * 1.02), how="test")
+    comparison._certify_arete(bad)
+    assert bad["certified"] is False and float(bad["certificate"]["upper"]) < float(stored["epsilon"]) - 1e-3
 
 
 @pytest.mark.slow

@@ -107,7 +107,7 @@ def test_tight_epsilon_beta_below_one_attained_against_dense_grid():
     z = make("transformed_gdl", beta="0.5", **P)
     r = z.tight_epsilon(1, digits=10)
     dense, s = _dense_loss(z, -4, 4)
-    assert r.attained and not r.details.certified
+    assert r.attained and r.details.certified and r.upper_bound == r.lower_bound   # the tail bound closes it
     assert abs(dense - float(r.epsilon)) < 1e-4 and abs(abs(s) - 0.93) < 0.01
     assert r.epsilon >= r.details.dlap >= r.tail_limit          # post-processing: at least the DLap value
     far, _ = _dense_loss(z, 20, 30)
@@ -181,3 +181,48 @@ def test_cli():
     bad = subprocess.run([*base, "epsilon", "--noise", "transformed_gdl", "--beta", "2", "--a", "5", "--b", "0.125",
                           "--h", "0.25"], capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+# -- beta < 1: the tail bound past the window (privacy.tight_lattice._gdl_tail_eta) ------------------------
+def test_gdl_ratio_facts_the_tail_bound_uses():
+    """p_{k+1}/p_k in [q rho_k, q], rho_k = (k + beta)/(k + 1), from the 2F1 closed form (distributions.gdl, a
+    different formula from the NB-sum argument); a sharper claimed lower end, rho_k^(1/2), is refuted."""
+    beta, a = "0.3", P["a"]
+    ps = [gdl.pmf(k, beta, a, digits=30) for k in range(0, 202)]
+    with mp.workdps(30):
+        q, B = mp.exp(-mp.mpf(a)), mp.mpf(beta)
+        ratios = [ps[k + 1] / ps[k] for k in range(201)]
+        rho = [(k + B) / (k + 1) for k in range(201)]
+        assert all(q * r_ <= x <= q for x, r_ in zip(ratios, rho))
+        assert any(x < q * mp.sqrt(r_) for x, r_ in zip(ratios, rho))
+        # Gautschi: 1/G_n < Gamma(beta) (n + 1)^(1 - beta), G_n = prod_{i<n} rho_i
+        G = mp.one
+        for n in range(1, 201):
+            G *= rho[n - 1]
+            assert 1 / G < mp.gamma(B) * (n + 1) ** (1 - B)
+
+
+@pytest.mark.parametrize("beta", ["0.5", "0.2"])
+def test_gdl_tail_bound_holds_past_the_window_and_a_broken_one_fails(beta):
+    """The loss of the exact density at pairs past N0 (t = h n, shifts of the whole window [-Delta, Delta] on
+    a 1/16-step grid, the direct mixture sum) stays below L + eta(N0), and exceeds L + (eta without its
+    sigma term): the term that carries the polynomial factor k^(beta - 1) is needed."""
+    from arete_proofs.privacy.tight_lattice import _gdl_tail_eta
+
+    r = tight_epsilon_transformed_gdl(beta, **P, Delta=1, digits=10)
+    N0 = 60
+    eta = _gdl_tail_eta(mp.mpf(beta), mp.mpf(P["a"]), mp.mpf(P["b"]), mp.mpf(P["h"]), 1, N0, 10)
+    h = mp.mpf(P["h"])
+    with mp.workdps(30):
+        worst = -mp.inf
+        for n in (N0, N0 + 1, N0 + 3):
+            for i in range(4):                          # t = h (n + i/4)
+                t = h * (n + mp.mpf(i) / 4)
+                ft = _direct(t, beta, K=400)
+                for j in range(-16, 17):
+                    worst = max(worst, mp.log(ft / _direct(t + mp.mpf(j) / 16, beta, K=400)))
+        excess = worst - r.tail_limit
+        sigma_term, far = _gdl_tail_eta(mp.mpf(beta), mp.mpf(P["a"]), mp.mpf(P["b"]), mp.mpf(P["h"]), 1, N0, 10,
+                                        parts=True)
+        assert 0 < excess <= eta and abs(eta - sigma_term - far) < 1e-12
+        assert excess > far          # the broken bound (no sigma term) is violated by the exact density

@@ -8,8 +8,8 @@ lattice of step :math:`h` smoothed by Laplace noise of scale :math:`b`, with The
 density: :mod:`arete_proofs.distributions.transformed_gdl`; tight epsilon over every real shift:
 :func:`arete_proofs.privacy.tight_lattice.tight_epsilon_transformed_gdl` (exact for :math:`\beta \ge 1`,
 where the supremum is the pure exponential tail limit, proved by post-processing against
-``lattice_laplace(a, 1, b, h)``; for :math:`\beta < 1` a window value with a proved lower bound, not
-certified).  Infinitely divisible: each of :math:`n` parties adds
+``lattice_laplace(a, 1, b, h)``; for :math:`\beta < 1` the window maximum with an explicit bound past the
+window, exact once the window is long enough).  Infinitely divisible: each of :math:`n` parties adds
 :math:`h(\mathrm{NB}(\beta/n, p) - \mathrm{NB}(\beta/n, p)) + \Gamma(1/n, b) - \Gamma(1/n, b)`,
 :math:`p = 1 - e^{-a}` (NB shapes add; Laplace(b) is the difference of two Gamma(1, b), and Gamma
 shapes add).
@@ -42,8 +42,8 @@ TRANSFORMED_GDL_SHIFTS = (
     "every real shift |s| <= Delta (not unimodal): Laplace smoothing reduces exactly to lattice-point candidates on "
     "the window; the tail limit is the pure exponential one (the GDL's polynomial factor's ratio tends to 1); "
     "beta >= 1: eps* <= eps*(lattice_laplace(a, 1, b, h)) by post-processing, which closes the bracket; "
-    "beta < 1: eps* >= that value, window maximum, not certified past the window "
-    "(arete_proofs.privacy.tight_lattice)")
+    "beta < 1: eps* >= that value, the window maximum, and every pair past the window is below L + eta "
+    "(the NB ratio bounds and Gautschi's inequality): exact once W >= L + eta (arete_proofs.privacy.tight_lattice)")
 
 
 @functools.lru_cache(maxsize=32)

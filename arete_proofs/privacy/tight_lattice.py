@@ -80,10 +80,31 @@ GDL is closed under summation in :math:`\beta`, so
   :math:`\varepsilon^*(Y_\beta) = L` exactly: the loss approaches :math:`L` from below and never exceeds it.
   Otherwise the result is the bracket :math:`[\max(W, L), \varepsilon^*(Y_1)]` (``W`` the window maximum).
 * :math:`\beta < 1`: :math:`Y_1 = Y_\beta + h\,\mathrm{GDL}(1 - \beta, a)`, hence :math:`\varepsilon^*(Y_\beta) \ge \varepsilon^*(Y_1) \ge L`:
-  the supremum is at least the DLap one, approached from above.  The reported value is
-  :math:`\max(W, L, \varepsilon^*(Y_1))` over the window :math:`0 \le t \le T`; that nothing past :math:`T` exceeds it is
-  **not proved** here (the loss past the window decreases towards :math:`L` in the measurements:
-  ``tail_gap``); the proved upper bound is :math:`\Delta/b` (the Laplace part alone).
+  the supremum is at least the DLap one, approached from above.  The window gives
+  :math:`\max(W, L, \varepsilon^*(Y_1))`; past it, an explicit bound (:func:`_gdl_tail_eta`) proves every pair with
+  :math:`t \ge T = hN_0` has loss at most :math:`L + \bar\eta(N_0)`, so
+  :math:`\varepsilon^* \in [\max(W, L, \varepsilon^*(Y_1)),\ \max(W, L + \bar\eta)]`, exact (the window maximum,
+  attained) once :math:`W \ge L + \bar\eta`; the window is lengthened (up to 40000 points) until it is.
+
+  *The bound.*  :math:`N_1, N_2 \sim \mathrm{NB}(\beta, 1 - q)`, :math:`q = e^{-a}`: the ratio
+  :math:`P(i+1)/P(i) = q(i+\beta)/(i+1)` increases to :math:`q`, so :math:`p_{k+1}/p_k \in [q\rho_k, q]`,
+  :math:`\rho_k = (k+\beta)/(k+1)` (:math:`k \ge 0`; :math:`p_k = \sum_j P(j+k)P(j)`).  Hence
+  :math:`p_k \le p_0 e^{-a|k|}` and :math:`p_n \ge p_0 q^n G_n`, :math:`G_n = \prod_{i<n}\rho_i = \Gamma(n+\beta)/(\Gamma(\beta)n!)
+  > (n+1)^{\beta-1}/\Gamma(\beta)` (Gautschi's inequality).  For :math:`t \in [hn, h(n+1))`, :math:`|v - t| \le \Delta`,
+  write :math:`f(x) = p_n e^{an} f_\infty(x) A(x)`, :math:`A(x) = \sum_k w_k(x)\sigma_k`, :math:`\sigma_k = p_k e^{a(k-n)}/p_n`,
+  :math:`w_k(x) = e^{-ak}g(x - hk)/f_\infty(x)` (:math:`\sum_k w_k = 1`).  Then
+  :math:`\ln f(t) - \ln f(v) \le L + \ln A(t) - \ln A(v)`.  With :math:`u = x/h - k` and :math:`f_\infty(x) \ge e^{-ax/h} e^{-h/b}/(2b)`,
+  :math:`w_k(x) \le e^{h/b} e^{-\kappa_1 u}` (:math:`u \ge 0`, :math:`\kappa_1 = h/b - a > 0`) and
+  :math:`\le e^{h/b} e^{-\kappa_2|u|}` (:math:`u < 0`, :math:`\kappa_2 = h/b + a`): the weights with :math:`|u| > J` have mass
+  :math:`\le m_0 = e^{h/b}[e^{-\kappa_1 J}/(1-e^{-\kappa_1}) + e^{-\kappa_2 J}/(1-e^{-\kappa_2})]`.  On the near indices
+  (:math:`|k - n| \le J' = J + F + 2`, :math:`F = \lfloor\Delta/h\rfloor`) :math:`\sigma_k \in [\rho_{n-J'}^{J'}, \rho_{n-J'}^{-J'}]`;
+  right of them :math:`\sigma_k \le 1`; left of them :math:`\sigma_k \le 1/G_n` (from the two pmf bounds), with weight
+  :math:`\le e^{h/b}e^{-\kappa_1 J}/(1 - e^{-\kappa_1})`.  So
+  :math:`\ln A(t)/A(v) \le 2J'(1-\beta)/(n - J' + \beta) + \ln(1 + FL) - \ln(1 - m_0)`,
+  :math:`FL = \Gamma(\beta)(n+1)^{1-\beta}e^{h/b}e^{-\kappa_1 J}/(1-e^{-\kappa_1})`.  Taking
+  :math:`J(n) = J_0 + \lceil c\ln\frac{n+1}{N_0+1}\rceil`, :math:`c = (1-\beta)/\kappa_1`, keeps :math:`FL \le FL_0` (its value at
+  :math:`N_0`) and makes the first term non-increasing in :math:`n` (when :math:`J_0 + F + 3 > c`), so its value at
+  :math:`N_0` with :math:`J' = J_0 + F + 3` bounds every :math:`n \ge N_0`: that is :math:`\bar\eta(N_0)`.
 
 >>> r = tight_epsilon_lattice_laplace("5", 8, "0.0625", "0.125", 1, digits=8)   # Theorem 21, eps = 6
 >>> 5.3 < r.epsilon < 5.35 and r.epsilon < 6                                      # private with room
@@ -508,16 +529,54 @@ class TransformedGDLTight(LatticeTight):
     tail_gap: object = None
 
 
+#: the longest window the beta < 1 branch of :func:`tight_epsilon_transformed_gdl` tries
+_GDL_MAX_WINDOW = 40000
+
+
+def _gdl_tail_eta(beta, a, b, h, Delta, N0, d, parts=False):
+    r""":math:`\bar\eta(N_0)`: every pair with :math:`t \ge hN_0` of :math:`h\,\mathrm{GDL}(\beta, a) + \mathrm{Laplace}(b)`,
+    :math:`\beta < 1`, has loss at most :math:`L + \bar\eta` (module docstring, :math:`\beta < 1`); ``inf`` if
+    :math:`N_0` is too short for the bound.  :math:`J_0` is the least integer with :math:`J_0 \ge F + 2`,
+    :math:`J_0 + F + 3 > c` and :math:`FL_0, m_0 \le 10^{-(d+5)}`.  ``parts``: the pair (the :math:`\sigma` term,
+    :math:`\ln(1 + FL_0) - \ln(1 - m_0)`) instead of their sum.
+
+    >>> e1, e2 = (_gdl_tail_eta(mp.mpf("0.5"), mp.mpf("0.5"), mp.mpf("0.125"), mp.mpf("0.25"), 1, n, 10) for n in (400, 4000))
+    >>> 0 < e2 < e1 < 1                                  # about 2 J' (1 - beta) / N0
+    True
+    """
+    beta, a, b, h, Delta = (mp.mpf(x) for x in (beta, a, b, h, Delta))
+    hb = h / b
+    k1, k2 = hb - a, hb + a
+    F = int(mp.floor(Delta / h))
+    c = (1 - beta) / k1
+    cut = mp.mpf(10) ** (-(d + 5))
+    pre = mp.gamma(beta) * (N0 + 1) ** (1 - beta) * mp.exp(hb) / -mp.expm1(-k1)   # FL_0 = pre e^{-k1 J0}
+    J0 = max(F + 2, int(mp.floor(c)) - F - 2, int(mp.ceil(mp.log(pre / cut) / k1)))
+    while True:
+        m0 = mp.exp(hb) * (mp.exp(-k1 * J0) / -mp.expm1(-k1) + mp.exp(-k2 * J0) / -mp.expm1(-k2))
+        if m0 <= cut:
+            break
+        J0 += 1
+    FL0 = pre * mp.exp(-k1 * J0)
+    xi = J0 + F + 3
+    if N0 <= xi:
+        return (mp.inf, mp.inf) if parts else mp.inf
+    sig, far = 2 * (1 - beta) * xi / (N0 - xi + beta), mp.log1p(FL0) - mp.log1p(-m0)
+    return (sig, far) if parts else sig + far
+
+
 def tight_epsilon_transformed_gdl(beta, a, b, h, Delta=1, *, digits=12, window=None):
     r"""Tight epsilon of :math:`h\,\mathrm{GDL}(\beta, a) + \mathrm{Laplace}(b)` over every real shift :math:`|s| \le \Delta` (module docstring).
 
     ``window``: lattice points :math:`K` of the window :math:`0 \le t \le Kh` (default
-    :math:`\max(400, 40\lceil\Delta/h\rceil)`).  ``certified``: True when :math:`\beta \ge 1` and the bracket
-    closes (then ``epsilon`` is exact), False otherwise.
+    :math:`\max(400, 40\lceil\Delta/h\rceil)`; for :math:`\beta < 1` lengthened up to 40000 points until the tail
+    bound closes the bracket, unless ``window`` is given).  ``certified``: True when the bracket closes (then
+    ``epsilon`` is exact), False otherwise.
 
     >>> r = tight_epsilon_transformed_gdl("0.5", "0.5", "0.125", "0.25", 1, digits=6)
-    >>> # beta < 1: at least the DLap value; dlap and tail_limit are the same L by two routes (equal to ~1e-25)
-    >>> r.epsilon >= r.dlap >= r.tail_limit - 1e-20 and not r.certified
+    >>> # beta < 1: at least the DLap value (dlap and tail_limit: the same L by two routes, equal to ~1e-25), and
+    >>> # exact: the window maximum is above L + eta, the bound past the window
+    >>> r.epsilon >= r.dlap >= r.tail_limit - 1e-20 and r.certified and r.attained
     True
     """
     from ..distributions.transformed_gdl import GDLSource
@@ -545,8 +604,19 @@ def tight_epsilon_transformed_gdl(beta, a, b, h, Delta=1, *, digits=12, window=N
             certified = upper - lower <= mp.mpf(10) ** (-(d + 2))
             eps = lower
         else:
+            while True:
+                eta = _gdl_tail_eta(src.beta, src.rate, law.s, hh, D, K, d)
+                if W >= L + eta or window is not None or K >= _GDL_MAX_WINDOW:
+                    break
+                K = min(4 * K, _GDL_MAX_WINDOW)         # a longer window: a smaller eta and the same W or more
+                law.use_table(K + 2 * F + law.margin() + 2)
+                law.fill_cells(-F - 2, K + F + 1)
+                W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
+                end, _ = _laplace_candidates(law, D, range(K - 10, K + 1), range(K - 10, K + 1))
             lower = max(W, L, mp.mpf(y1.lower_bound))
-            eps, upper, certified = lower, D / law.s, False
+            upper = min(max(W, L + eta), D / law.s)
+            certified = upper - lower <= mp.mpf(10) ** (-(d + 2))
+            eps = lower
         attained = W > L + tol
     return TransformedGDLTight(epsilon=eps, lower_bound=lower, upper_bound=upper, witness=pair if attained else mp.inf,
                                attained=attained, tail_limit=L, tail_pair=Lpair, window_max=W, T=K * hh, Delta=Delta,
