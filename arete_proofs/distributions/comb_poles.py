@@ -31,7 +31,7 @@ import math
 from contextlib import contextmanager
 from fractions import Fraction
 
-__all__ = ["CombPoles"]
+__all__ = ["CombPoles", "pole_magnitudes"]
 
 
 def _ball(q):
@@ -221,7 +221,7 @@ class CombPoles:
 def pole_magnitudes(weights, rates):
     r"""float64 estimates :math:`(\log_2\max_{c,j}|H_{c,j}|,\ \log_2 \bar C)` to size the precision (not bounds).
 
-    :math:`B_{c,r}` is a DFT of the values :math:`H_{c,j}` at the poles (:meth:`CombPoles._pole_constants`), which
+    :math:`B_{c,r}` is a DFT of the values :math:`H_{c,j}` at the poles (``CombPoles._pole_constants``), which
     can be far larger than the constants they sum to (a pole of one component close to a zero of another's
     denominator); :math:`\bar C = H_{c^*,0}/w^*` is the mean of the tail profile, and the scaled pmf
     :math:`q_k = C_{k \bmod w^*} + \dots` cancels down from it near :math:`k = 0`.  All in logarithms:

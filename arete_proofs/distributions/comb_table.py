@@ -31,7 +31,7 @@ value, those bounds included, is checked to be below :math:`10^{-(d+8)}` of it, 
 precision is raised.  Cost: :math:`O(N \log N)` for a window of :math:`N` points, against
 :math:`O(N \cdot \#\text{components})` for the partial fractions point by point.
 
-**From the poles, on long windows.**  When a cost model says it is cheaper (:func:`_poles_cheaper`: few
+**From the poles, on long windows.**  When a cost model says it is cheaper (``_poles_cheaper``: few
 scales, a long window -- Theorem 21 at :math:`m = 245` has :math:`N = 2.9 \cdot 10^5` points), the table is
 :math:`q_k = C_{k \bmod w^*} + \sum_{c \ne c^*} B_{c, k \bmod w_c} r_c^k` in balls
 (:class:`arete_proofs.distributions.comb_poles.CombPoles`: :math:`O(m^3/4)` constants, then running products,

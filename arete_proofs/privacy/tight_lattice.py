@@ -81,7 +81,7 @@ GDL is closed under summation in :math:`\beta`, so
   Otherwise the result is the bracket :math:`[\max(W, L), \varepsilon^*(Y_1)]` (``W`` the window maximum).
 * :math:`\beta < 1`: :math:`Y_1 = Y_\beta + h\,\mathrm{GDL}(1 - \beta, a)`, hence :math:`\varepsilon^*(Y_\beta) \ge \varepsilon^*(Y_1) \ge L`:
   the supremum is at least the DLap one, approached from above.  The window gives
-  :math:`\max(W, L, \varepsilon^*(Y_1))`; past it, an explicit bound (:func:`_gdl_tail_eta`) proves every pair with
+  :math:`\max(W, L, \varepsilon^*(Y_1))`; past it, an explicit bound (``_gdl_tail_eta``) proves every pair with
   :math:`t \ge T = hN_0` has loss at most :math:`L + \bar\eta(N_0)`, so
   :math:`\varepsilon^* \in [\max(W, L, \varepsilon^*(Y_1)),\ \max(W, L + \bar\eta)]`, exact (the window maximum,
   attained) once :math:`W \ge L + \bar\eta`; the window is lengthened (up to 40000 points) until it is.

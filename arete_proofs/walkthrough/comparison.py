@@ -16,7 +16,7 @@ r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\o
 * **Theorem 21** (``lattice_laplace`` at :func:`arete_proofs.distributions.lattice.theorem21_parameters`)
   with its certified tight epsilon (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`)
   and :math:`E|Z|` (:func:`arete_proofs.privacy.optimize_discrete.theorem21_mean_abs`) where
-  :math:`m = \lceil e^{\varepsilon/3}\rceil \le` :data:`THEOREM21_M_MAX_DOCS` (all of :math:`\varepsilon \le 20`;
+  :math:`m = \lceil e^{\varepsilon/3}\rceil \le` ``THEOREM21_M_MAX_DOCS`` (all of :math:`\varepsilon \le 20`;
   17 s of CPU at :math:`m = 245`, minutes at :math:`m = 786`), beyond that read from ``frontier.json``
   where it has the row, else its variance only (closed form :math:`h^2 S_2(m)/(\cosh a - 1) + 2b^2`);
 * **lattice + Gaussian** optimised, read from ``docs/data/frontier.json`` (:mod:`arete_proofs.walkthrough.frontier`)
@@ -40,7 +40,7 @@ the comb's window plus exact tail limit).
 ``certified`` in an entry: ``True`` where the tight epsilon is a closed form or a ball-arithmetic /
 exact-reduction certificate, ``False`` where it is a numerical computation (lattice + Gaussian rows without a
 cover certificate).  The Arete entries' numerical tight epsilon (:func:`arete_proofs.privacy.tight.tight_epsilon`)
-is proved afterwards by :func:`arete_proofs.certified.epsilon.certify_epsilon` (:func:`_certify_arete`, the
+is proved afterwards by :func:`arete_proofs.certified.epsilon.certify_epsilon` (``_certify_arete``, the
 bracket in ``certificate``).
 
 :func:`compute` runs the rows (``--workers`` processes) and records how each entry was made (``how``,
