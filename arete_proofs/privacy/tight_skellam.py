@@ -43,7 +43,7 @@ increases the loss (post-processing), so DLap(:math:`\varepsilon/\Delta`) is the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from mpmath import mp
 
@@ -56,7 +56,7 @@ from ..distributions.lattice_skellam import (
     tilted_kernel,
     tilted_table,
 )
-from .tight_discrete import _window
+from .tight_discrete import DiscreteTight, _window
 
 __all__ = ["EVERY_INTEGER_SHIFT", "SkellamTight", "rho_bound", "tail_limit", "tight_epsilon_lattice_skellam"]
 
@@ -67,30 +67,20 @@ EVERY_INTEGER_SHIFT = (
 
 
 @dataclass(frozen=True)
-class SkellamTight:
+class SkellamTight(DiscreteTight):
     r"""The tight epsilon of lattice + Skellam: ``epsilon`` in ``[lower_bound, upper_bound]`` (module docstring).
 
-    ``witness``: ``(n, j)`` of the window maximum or ``inf`` (tail limit); ``tail_shift``: ``(t, s)`` of :math:`L`.
+    The fields of :class:`~arete_proofs.privacy.tight_discrete.DiscreteTight`, with ``witness`` the ``(n, j)`` of
+    the window maximum or ``inf`` (tail limit), ``tail_shift`` the ``(t, s)`` of :math:`L`, and ``eta`` the bound
+    of the tail's remainder past the window.
 
     >>> r = tight_epsilon_lattice_skellam(1, 1, "0.5", 1, 2, digits=8)
     >>> r.lower_bound == 2, r.upper_bound - 2 < 1e-12, r.witness       # DLap(1) + Sk: a Delta, the tail limit
     (True, True, mpf('+inf'))
     """
 
-    epsilon: object
-    lower_bound: object
-    upper_bound: object
-    witness: object
-    attained: bool
-    tail_limit: object
-    window_max: object
-    K: int
-    tail_shift: tuple
-    Delta: int
-    digits: int
-    eta: object
     method: str = "exact tilted table (ball-arithmetic product) on a window + exact periodic tail limit"
-    profile: list = field(default=None, repr=False)
+    eta: object = None
 
 
 def tail_limit(a, m, mu, h, Delta, *, digits=12):
