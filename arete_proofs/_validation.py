@@ -169,6 +169,25 @@ def positive(value, name: str):
     return x
 
 
+def integer_sensitivity(Delta, name: str = "Delta") -> int:
+    """``Delta`` as an int :math:`\ge 1` (a noise on the integers), else a one-line ``ValueError``.
+
+    >>> integer_sensitivity("3"), integer_sensitivity(2.0)
+    (3, 2)
+    >>> integer_sensitivity(0.5)
+    Traceback (most recent call last):
+      ...
+    ValueError: Delta must be an integer >= 1 for a noise on the integers, got 0.5
+    """
+    try:
+        ok = not isinstance(Delta, bool) and mp.mpf(Delta) == int(mp.mpf(Delta)) and int(mp.mpf(Delta)) >= 1
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be an integer >= 1 for a noise on the integers, got {Delta!r}")
+    return int(mp.mpf(Delta))
+
+
 def digits_to_prec(digits: int) -> int:
     """Binary precision (bits) that holds ``digits`` decimal digits."""
     return int(math.ceil(digits * math.log2(10))) + 4

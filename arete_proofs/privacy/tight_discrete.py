@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, resolve_digits
+from .._validation import GUARD_DIGITS, integer_sensitivity, resolve_digits
 from ..distributions.comb import (msdlap_components, tail_constants, tail_error_bound, dominant,
                                   theorem18_components, _check)
 from ..distributions.comb_table import scaled_pmf_table
@@ -241,13 +241,7 @@ def tight_epsilon_comb(weights, rates, Delta, *, digits=12, max_window=200_000):
     """
     w, rt = _check(weights, rates)
     d = resolve_digits(digits)
-    try:
-        ok = not isinstance(Delta, bool) and mp.mpf(Delta) == int(mp.mpf(Delta)) and int(mp.mpf(Delta)) >= 1
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise ValueError(f"Delta must be an integer >= 1 for a noise on the integers, got {Delta!r}")
-    Delta = int(mp.mpf(Delta))
+    Delta = integer_sensitivity(Delta)
     c0, wst, _ = dominant(w, rt, digits=d)
     n = Delta // wst
     with mp.workdps(d + GUARD_DIGITS):

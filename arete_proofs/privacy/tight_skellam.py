@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, resolve_digits
+from .._validation import GUARD_DIGITS, integer_sensitivity, resolve_digits
 from ..distributions.comb import msdlap_components, tail_constants, tail_error_bound
 from ..distributions.lattice_skellam import (
     check_params,
@@ -164,13 +164,7 @@ def tight_epsilon_lattice_skellam(a, m, mu, h, Delta, *, digits=12, max_window=2
     """
     a, m, mu, h = check_params(a, m, mu, h)
     d = resolve_digits(digits)
-    try:
-        ok = not isinstance(Delta, bool) and mp.mpf(Delta) == int(mp.mpf(Delta)) and int(mp.mpf(Delta)) >= 1
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise ValueError(f"Delta must be an integer >= 1 for a noise on the integers, got {Delta!r}")
-    Delta = int(mp.mpf(Delta))
+    Delta = integer_sensitivity(Delta)
     C, E0, th, lam_t, Gmin = _setup(a, m, mu, h, d)
     with mp.workdps(d + GUARD_DIGITS + 5):
         target = mp.mpf(10) ** (-(d + 5))
