@@ -170,7 +170,7 @@ def positive(value, name: str):
 
 
 def integer_sensitivity(Delta, name: str = "Delta") -> int:
-    """``Delta`` as an int :math:`\ge 1` (a noise on the integers), else a one-line ``ValueError``.
+    """``Delta`` as an int at least 1 (a noise on the integers), else a one-line ``ValueError``.
 
     >>> integer_sensitivity("3"), integer_sensitivity(2.0)
     (3, 2)
