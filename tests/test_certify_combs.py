@@ -339,3 +339,34 @@ def test_pole_constants_and_q_table_against_direct_convolution(weights, rates):
         bad._p.clear()
         misses = [k for k, p in zip(ks, ref) if not bad.p(k).overlaps(arb(mp.nstr(p, 30)) + arb(0, 1e-25))]
         assert misses
+
+
+def test_pole_constants_at_more_bits_where_the_partial_fractions_cancel():
+    """MSDLap(3, 60) cancels by about cancellation_bits ~ 57 bits near k = 0: at 48 working bits the table's balls
+    are far wider than the values, with ``bits=`` they are not, and both contain the positive power series of
+    comb_table (a different formula, no cancellation).  (At m = 658 this was the certificate's cost: every dip cell bisected to depth 12.)"""
+    from fractions import Fraction
+
+    from mpmath import mp
+
+    from arete_proofs.certified.comb_balls import _Comb, _precision
+    from arete_proofs.distributions import comb, comb_table
+    from arete_proofs.distributions.comb_poles import cancellation_bits
+
+    w, r = tuple(range(1, 61)), ("3",) * 60
+    lost = cancellation_bits(w, [3.0] * 60)
+    assert lost > 48
+    ks = [0, 1, 2, 5, 30, 61]
+    with mp.workdps(40):
+        ref = comb_table._series_table(61, *comb._check(w, r), 25)          # q_k = p_k e^{lambda k}
+    with _precision(48):
+        plain = _Comb(w, tuple(Fraction(x) for x in r)).q_table(61)
+        hi = _Comb(w, tuple(Fraction(x) for x in r), bits=48 + int(lost) + 16).q_table(61)
+    rel = lambda b: float(b.rad()) / abs(float(b.mid()))   # noqa: E731
+    assert max(rel(plain[k]) for k in ks) > 1e-3              # the plain table lost (nearly) every digit somewhere
+    assert max(rel(hi[k]) for k in ks) < 1e-12                # the constants at their own bits: the 48 bits kept
+    with mp.workdps(50):
+        for k in ks:
+            q = float(ref[k])
+            assert float(hi[k].lower()) - 1e-30 <= q <= float(hi[k].upper()) + 1e-30, k
+            assert float(plain[k].lower()) - 1e-30 <= q <= float(plain[k].upper()) + 1e-30, k

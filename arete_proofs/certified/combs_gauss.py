@@ -515,7 +515,7 @@ def _tail_constants(lam, beta, lamf, betaf):
 
 
 def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, theta=None, n0=None, N=16, R=None,
-                          J=None, max_cells=400_000, progress=None, cells_per_step=None, a_top=None):
+                          J=None, max_cells=400_000, progress=None, cells_per_step=None, a_top=None, comb_prec=None):
     r"""Certified :math:`[\mathrm{lower}, \mathrm{upper}] \ni \varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (module docstring).
 
     A :class:`GaussCombCertificate`; ``upper`` is proved, its distance to ``lower`` is about
@@ -525,7 +525,11 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     callable taking a status line.  ``a_top``: the rate of the top scale (the weight-:math:`m`
     component :math:`m X_m`, :math:`X_m \sim` DLap(``a_top``)), :math:`0 < a_{top} \le a` (default
     ``a``): the generalised family of :mod:`arete_proofs.privacy.optimize_lattice`, whose tail rate is
-    :math:`\lambda = a_{top}/m` and whose Chernoff gap :math:`a/(m-1) - a_{top}/m` is wider.
+    :math:`\lambda = a_{top}/m` and whose Chernoff gap :math:`a/(m-1) - a_{top}/m` is wider.  ``comb_prec``: the bits
+    of the pole constants and of the window's table :math:`q_k` (the partial fractions cancel near :math:`k = 0` by
+    about :func:`arete_proofs.distributions.comb_poles.cancellation_bits`; default ``prec`` plus that estimate when it
+    exceeds ``prec / 2``, else ``prec``; recorded in ``choices``).  At :math:`m = 658` the cancellation is about 190
+    bits: at 128 the table's balls were wider than the values, and the cover bisected every dip cell to depth 12.
 
     >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-6")     # DLap(2) on Z + N(0, 0.09)
     >>> r.upper <= 2 + 1 / (2 * 0.09) + 1e-9       # below a Delta + the Gaussian's Delta^2/(2 sigma^2) (composition)
@@ -541,8 +545,22 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     tolq = _exact(tol, "tol")
     tolf = float(tolq)
     say = progress or (lambda s: None)
+    if comb_prec is None:
+        from ..distributions.comb_poles import cancellation_bits
+
+        lost = cancellation_bits(w, [float(x) for x in ra]) if mm > 1 else 0.0
+        comb_prec = int(prec) + int(lost) + 16 if lost > prec / 2 else int(prec)
+    comb_prec = _int(comb_prec, "comb_prec")
     with _precision(prec):
-        comb = _Comb(w, ra)
+        comb = _Comb(w, ra, bits=comb_prec)
+        for _ in range(2):   # the estimate is not a bound: probe the table where it cancels most (small k)
+            worst = max((float(b.rad()) / abs(float(b.mid())) if b.mid() != 0 else math.inf)
+                        for b in comb.q_table(min(2 * mm + 2, 4000)))
+            if worst <= 2.0 ** (-prec / 2):
+                break
+            comb_prec += (int(math.log2(worst)) + prec // 2 + 16) if worst < math.inf else comb_prec
+            say(f"pole constants: the table's balls were {worst:.2g} wide relative; again at {comb_prec} bits")
+            comb = _Comb(w, ra, bits=comb_prec)
         lam = comb.lam
         lamf = float(comb.lam_q)
         betaq = hq * hq / (sq * sq)
@@ -615,7 +633,8 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         Wu, Wl, Wt, c2 = cov.run()
         say(f"window: [{Wl:.12g}, {Wu:.12g}] ({c2} cells, {time.perf_counter() - t_start:.1f} s)")
     upper = max(Wu, math.nextafter(Lu + 2 * eta, math.inf))
-    choices = {"N": N, "R": R, "J": J, "n0": n0, "theta": _txt(th), "prec": int(prec), "tol": _txt(tolq)}
+    choices = {"N": N, "R": R, "J": J, "n0": n0, "theta": _txt(th), "prec": int(prec), "tol": _txt(tolq),
+               "comb_prec": comb_prec}
     return GaussCombCertificate(
         params=dict({"a": _txt(ra[0]), "m": mm, "sigma": _txt(sq), "h": _txt(hq)},
                     **({"a_top": _txt(ra[-1])} if ra[-1] != ra[0] else {})), Delta=_txt(Dq), lower=max(Wl, Ll),
@@ -658,6 +677,7 @@ def check(doc):
         lo, hi = float(doc["lower"]), float(doc["upper"])
         r = certify_lattice_gauss(p["a"], p["m"], p["sigma"], p["h"], doc["Delta"], tol=ch["tol"],
                                   prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"],
+                                  comb_prec=ch.get("comb_prec", ch["prec"]),   # older files: the working precision
                                   a_top=p.get("a_top"))
     except (KeyError, TypeError, ValueError) as e:
         return GaussCheckReport(False, (f"malformed or inadmissible certificate: {e}",))

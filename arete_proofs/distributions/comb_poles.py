@@ -31,7 +31,7 @@ import math
 from contextlib import contextmanager
 from fractions import Fraction
 
-__all__ = ["CombPoles", "pole_magnitudes"]
+__all__ = ["CombPoles", "cancellation_bits", "pole_magnitudes"]
 
 
 def _ball(q):
@@ -64,7 +64,10 @@ def _max(vals):
 class CombPoles:
     r"""Pole constants :math:`B_{c,r}`, :math:`\rho_c`, the dominant component and the Chernoff bound, as balls."""
 
-    def __init__(self, weights, rates):
+    def __init__(self, weights, rates, bits=None):
+        """``bits``: compute (and keep, for :meth:`q_table`) the pole constants at at least this many bits, when
+        the partial fractions cancel by more than the working precision can hold (:func:`cancellation_bits`);
+        every other value is at the working precision.  ``None``: at the working precision."""
         from flint import arb
 
         self.w, self.a = weights, rates
@@ -83,13 +86,17 @@ class CombPoles:
         from flint import ctx
 
         base = ctx.prec
-        for extra in (0, base, 3 * base):   # products of near-cancelling factors: more bits where a ball blew up
-            with _precision(base + extra):
-                B = self._pole_constants(weights, [(-_ball(a)).exp() for a in rates] if extra else q)
+        hi = max(base, int(bits or 0))
+        for extra in (0, hi, 3 * hi):   # products of near-cancelling factors: more bits where a ball blew up
+            with _precision(hi + extra):
+                B = self._pole_constants(weights, [(-_ball(a)).exp() for a in rates] if extra or hi > base else q)
             if all(x.is_finite() for row in B for x in row):
                 break
         else:
-            raise ValueError(f"the comb's pole constants are not finite at {4 * base} bits: raise prec")
+            raise ValueError(f"the comb's pole constants are not finite at {4 * hi} bits: raise prec")
+        # q_table's constants: as computed when more bits were asked for, else rounded (the same as before)
+        self.bits_hi = hi + extra if bits is not None and hi > base else base
+        self.B_hi = B if self.bits_hi > base else None
         self.B = [[+x for x in row] for row in B]     # back at the working precision
         self.C = self.B[self.cs]
         self.cmin = self.C[0]
@@ -172,7 +179,12 @@ class CombPoles:
         """
         from flint import ctx
 
+        if self.B_hi is not None and ctx.prec < self.bits_hi:   # the constants' own bits, rounded at the end
+            with _precision(self.bits_hi):   # (and the drop threshold there: the least q_k is far below C_min)
+                out = self.q_table(K, prec_bits=prec_bits)
+            return [+v for v in out]
         bits = ctx.prec if prec_bits is None else int(prec_bits)
+        B = self.B if self.B_hi is None else self.B_hi
         arb, n, cs = self.arb, len(self.w), self.cs
         floor_log = math.log(max(float(self.cmin.mid()), 1e-300)) - (bits + 8) * math.log(2)
         comps = []   # (K_c, c, r_c, tau_c)
@@ -181,14 +193,14 @@ class CombPoles:
                 continue
             gap = self.lr[c] - self.lam_q
             r = (-_ball(gap)).exp()
-            bmax = _max(abs(x) for x in self.B[c]).upper()
+            bmax = _max(abs(x) for x in B[c]).upper()
             lb = math.log(max(float(bmax.mid()), 1e-300))
             Kc = max(0, math.ceil((lb - floor_log) / float(gap)))
             comps.append((Kc, c, r, bmax * (-_ball(gap * Kc)).exp()))
         comps.sort(key=lambda x: -x[0])
         live = [(c, r, [arb(1)]) for Kc, c, r, _ in comps]
         out, dropped = [], arb(0)
-        C, wcs = self.B[cs], self.w[cs]
+        C, wcs = B[cs], self.w[cs]
         cut = len(comps)
         for k in range(K + 1):
             while cut and comps[cut - 1][0] <= k:   # comps sorted by K_c descending: the last die first
@@ -197,7 +209,7 @@ class CombPoles:
             v = C[k % wcs] + 0
             for i in range(cut):
                 c, r, P = live[i]
-                v += self.B[c][k % self.w[c]] * P[0]
+                v += B[c][k % self.w[c]] * P[0]
                 P[0] *= r
             out.append(v + (-dropped).union(dropped) if cut < len(comps) else v)
         return out
@@ -261,3 +273,21 @@ def pole_magnitudes(weights, rates):
         if c == cs:
             lh0 = float(lh[0]) - math.log(wc)
     return worst / math.log(2), lh0 / math.log(2)
+
+
+def cancellation_bits(weights, rates):
+    r"""float64 estimate of the bits the partial fractions lose near :math:`k = 0`:
+    :math:`\log_2(\max(|H|_{\max}, \bar C)/q_{\min})` (:func:`pole_magnitudes`), with :math:`q_{\min}` estimated by
+    :math:`\min(1, (2\pi\,\mathrm{Var})^{-1/2})\,e^{-\max_c a_c}` (the centre's mass, and a near-empty residue
+    next to it).  Not a bound: the radii are checked where the values are used.
+
+    >>> b = cancellation_bits(range(1, 41), [6.0] * 40)
+    >>> 8 < b < 40
+    True
+    """
+    w = [int(x) for x in weights]
+    a = [float(x) for x in rates]
+    hmax, cbar = pole_magnitudes(w, a)
+    var = sum(wc * wc * 2 * math.exp(-x) / (-math.expm1(-x)) ** 2 for wc, x in zip(w, a))
+    lg_qmin = (min(0.0, -0.5 * math.log(2 * math.pi * var)) - max(a)) / math.log(2)
+    return max(hmax, cbar, 0.0) - lg_qmin

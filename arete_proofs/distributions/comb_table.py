@@ -160,16 +160,11 @@ def _pole_base(K, d):
 
 
 def _pole_bits(K, w, a, d):
-    r"""Bits for :func:`_pole_table`: the target plus the cancellation, :math:`\log_2(\max(|H|_{\max}, \bar C)/q_{\min})`
-    (:func:`arete_proofs.distributions.comb_poles.pole_magnitudes`), with :math:`q_{\min}` estimated by
-    :math:`\min(1, (2\pi\,\mathrm{Var})^{-1/2})\,e^{-\max_c a_c}` (the centre's mass, and a near-empty
-    residue next to it)."""
-    from .comb_poles import pole_magnitudes
+    r"""Bits for :func:`_pole_table`: the target plus the cancellation of the partial fractions near :math:`k = 0`
+    (:func:`arete_proofs.distributions.comb_poles.cancellation_bits`)."""
+    from .comb_poles import cancellation_bits
 
-    hmax, cbar = pole_magnitudes(w, a)
-    var = sum(wc * wc * 2 * math.exp(-x) / (-math.expm1(-x)) ** 2 for wc, x in zip(w, a))
-    lg_qmin = (min(0.0, -0.5 * math.log(2 * math.pi * var)) - max(a)) / math.log(2)
-    return _pole_base(K, d) + int(max(hmax, cbar, 0.0) - lg_qmin) + 16
+    return _pole_base(K, d) + int(cancellation_bits(w, a)) + 16
 
 
 def _pole_table(K, w, r, d, bits):
