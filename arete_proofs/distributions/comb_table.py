@@ -37,7 +37,7 @@ scales, a long window -- Theorem 21 at :math:`m = 245` has :math:`N = 2.9 \cdot 
 (:class:`arete_proofs.distributions.comb_poles.CombPoles`: :math:`O(m^3/4)` constants, then running products,
 each component dropped once it is below the target).  These partial fractions cancel near :math:`k = 0`, so
 the bits are raised by the cancellation estimated in float64 first
-(:func:`arete_proofs.distributions.comb_poles.pole_magnitudes`), and the same radius check applies; if it
+(:func:`arete_proofs.distributions.comb_poles.cancellation_bits`), and the same radius check applies; if it
 fails twice, or the comb has a double pole, the power series is used.
 
 >>> from mpmath import mp

@@ -594,25 +594,26 @@ def tight_epsilon_transformed_gdl(beta, a, b, h, Delta=1, *, digits=12, window=N
         K = int(window) if window is not None else max(400, 40 * int(mp.ceil(D / hh)))
         if K < 10:
             raise ValueError(f"window must be an integer >= 10, got {window!r}")
-        law.use_table(K + 2 * F + law.margin() + 2)
-        law.fill_cells(-F - 2, K + F + 1)
-        W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
-        end, _ = _laplace_candidates(law, D, range(K - 10, K + 1), range(K - 10, K + 1))
+
+        def scan(K):   # the window's maximum and pair, and the largest loss on its last ten lattice points
+            law.use_table(K + 2 * F + law.margin() + 2)
+            law.fill_cells(-F - 2, K + F + 1)
+            W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
+            end, _ = _laplace_candidates(law, D, range(K - 10, K + 1), range(K - 10, K + 1))
+            return W, pair, end
+
+        W, pair, end = scan(K)
         tol = mp.mpf(10) ** (-(d + 3))
         if src.beta >= 1:
             lower, upper = max(W, L), mp.mpf(y1.upper_bound)
             certified = upper - lower <= mp.mpf(10) ** (-(d + 2))
             eps = lower
         else:
-            while True:
-                eta = _gdl_tail_eta(src.beta, src.rate, law.s, hh, D, K, d)
-                if W >= L + eta or window is not None or K >= _GDL_MAX_WINDOW:
-                    break
+            eta = _gdl_tail_eta(src.beta, src.rate, law.s, hh, D, K, d)
+            while W < L + eta and window is None and K < _GDL_MAX_WINDOW:
                 K = min(4 * K, _GDL_MAX_WINDOW)         # a longer window: a smaller eta and the same W or more
-                law.use_table(K + 2 * F + law.margin() + 2)
-                law.fill_cells(-F - 2, K + F + 1)
-                W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
-                end, _ = _laplace_candidates(law, D, range(K - 10, K + 1), range(K - 10, K + 1))
+                W, pair, end = scan(K)
+                eta = _gdl_tail_eta(src.beta, src.rate, law.s, hh, D, K, d)
             lower = max(W, L, mp.mpf(y1.lower_bound))
             upper = min(max(W, L + eta), D / law.s)
             certified = upper - lower <= mp.mpf(10) ** (-(d + 2))

@@ -208,8 +208,8 @@ def _certify_arete(out, tol=ARETE_TOL, target=None):
     :math:`\sup_t \ln f_A(t)/f_A(t+\Delta)` and its method, ``certified`` becomes ``True`` when the numerical
     value lies in it (to ``tol``).  The cover is refined until the bracket is ``tol`` wide or its upper end is at
     most ``target`` (the row's epsilon: the optima sit a few 1e-9 below it, so a 1e-6 bracket would not show
-    they are private).  Without python-flint (the extra ``certified``) the entry stays uncertified.  About 1 to
-    10 s per entry."""
+    they are private).  Without python-flint (the extra ``certified``) the entry stays uncertified.  1 to 80 s per
+    entry (measured on the shipped rows, 2026-12-03)."""
     try:
         import flint  # noqa: F401
     except ImportError:
