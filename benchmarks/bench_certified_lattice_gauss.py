@@ -5,12 +5,16 @@ Times :func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss` (tol 1e-6
 h = 1/34, Delta = 1), then re-checks its certificate with
 :func:`arete_proofs.certified.combs_gauss.check`, and (``--large``) a point with m = 80
 (a = 7.97, sigma = 0.42 h, h = 1/80).  ``--top`` adds the eps = 8 optimum of ``lattice_gauss_top``
-(the top scale at its own rate a_top, docs/data/frontier.json): its wider pole gap shortens the window.
+(the top scale at its own rate a_top, docs/data/frontier.json): its wider pole gap shortens the window;
+``--top12`` the eps = 12 top-rate row (m = 242, about 1.5 minutes).  ``--sweep balls`` runs the covers' first
+pass cell by cell in balls (the reference) instead of vectorised in float64 intervals, ``--sweep both`` runs
+each set both ways (the certificates must be identical: the row says so).
 Reports the enclosure, its width, cells, wall-clock and CPU seconds.
 
 Usage::
 
-    python benchmarks/bench_certified_lattice_gauss.py [--tol 1e-6] [--large] [--top] [--json out.json]
+    python benchmarks/bench_certified_lattice_gauss.py [--tol 1e-6] [--large] [--top] [--top12]
+                                                       [--sweep floats|balls|both] [--json out.json]
 
 Needs the extra ``certified`` (python-flint).  Progress to stderr, the table to stdout; wall-clock
 on a shared 2-core machine (CPU seconds are the steadier figure).
@@ -33,10 +37,19 @@ LARGE = {
 TOP = {
     "eps=8 top-rate optimum (m=40)": ("8.27219", 40, "0.013137", "1/40", "7.95412"),
 }
+#: the eps = 12 top-rate row of docs/data/frontier.json (its certificate's exact parameters)
+TOP12 = {
+    "eps=12 top-rate row (m=242)": ("1214484734313537/100000000000000", 242, "19519478329960217/10000000000000000000",
+                                    "2066115702479339/500000000000000000", "11947346282091257/1000000000000000"),
+}
 
 
-def _run(name, p, tol, check_it):
+def _run(name, p, tol, check_it, sweep="floats"):
+    from arete_proofs.certified import combs_gauss
     from arete_proofs.certified.combs_gauss import certify_lattice_gauss, check
+
+    combs_gauss._VECTORISED_SWEEP = sweep == "floats"
+    name = f"{name}, {sweep}"
 
     def say(s):
         print(f"  {name}: {s}", file=sys.stderr, flush=True)
@@ -57,10 +70,20 @@ def main(argv=None):
     ap.add_argument("--tol", default="1e-6")
     ap.add_argument("--large", action="store_true", help="also the m = 80 point (a few minutes)")
     ap.add_argument("--top", action="store_true", help="also the lattice_gauss_top point (seconds)")
+    ap.add_argument("--top12", action="store_true", help="also the eps = 12 top-rate row (m = 242, minutes)")
+    ap.add_argument("--sweep", choices=("floats", "balls", "both"), default="floats",
+                    help="the covers' first pass: vectorised (default), in balls, or both (compared)")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args(argv)
-    sets = dict(SETS, **(LARGE if args.large else {}), **(TOP if args.top else {}))
-    rows = [_run(name, p, args.tol, name in SETS) for name, p in sets.items()]
+    sets = dict(SETS, **(LARGE if args.large else {}), **(TOP if args.top else {}), **(TOP12 if args.top12 else {}))
+    sweeps = ("balls", "floats") if args.sweep == "both" else (args.sweep,)
+    rows = []
+    for name, p in sets.items():
+        runs = [_run(name, p, args.tol, name in SETS, sw) for sw in sweeps]
+        if len(runs) == 2:
+            same = all(runs[0][k] == runs[1][k] for k in ("lower", "upper", "cells"))
+            runs[1]["set"] += " (same certificate)" if same else " (CERTIFICATES DIFFER)"
+        rows += runs
     print("| set | certified [lower, upper] | width | cells | n0 | wall s | CPU s | check (wall / CPU s) |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:

@@ -66,6 +66,7 @@ MODULES = [
     "certified.combs_lattice",
     "certified.comb_balls",
     "certified.combs_gauss",
+    "certified.intervals",
     "walkthrough.region",
     "walkthrough.composition",
     "walkthrough.beyond",

@@ -85,6 +85,10 @@ from .comb_balls import _ball, _CertificateReport, _Comb, _comb_parts, _default_
 
 __all__ = ["GaussCombCertificate", "GaussCheckReport", "certify_lattice_gauss", "check"]
 
+#: the covers' first pass over the grid cells in float64 intervals (:meth:`_Cover._sweep_floats`, the same
+#: certificate about twice as fast) or cell by cell in balls (``False``: :meth:`_Cover._sweep_balls`, the reference)
+_VECTORISED_SWEEP = True
+
 
 @dataclass
 class GaussCombCertificate(_CertificateReport):
@@ -250,11 +254,13 @@ class _Law:
         return out
 
 
-def _cell_G(lam, F, F1, F2, M3, c, d):
-    """(G(c), G'(c), G''(I)) for the cell of centre c (exact Fraction or a ball containing it), half-width d (exact)."""
-    D = _bq(d)
-    S = (-D).union(D)
-    S2 = (D - D).union(D * D / 2)
+def _cell_G(lam, F, F1, F2, M3, c, d, S=None):
+    """(G(c), G'(c), G''(I)) for the cell of centre c (exact Fraction or a ball containing it), half-width d (exact);
+    ``S``: the balls ([-d, d], [0, d^2/2]) when the caller has them (a grid's cells share d)."""
+    if S is None:
+        D = _bq(d)
+        S = (-D).union(D), (D - D).union(D * D / 2)
+    S, S2 = S
     F2I = F2 + M3 * S
     F1I = F1 + F2I * S
     FI = F + F1 * S + F2I * S2
@@ -309,10 +315,12 @@ class _Cover:
             F, F1, F2, M3 = self.law.grid(off, N, self.ja, self.jb)
             d = Fraction(1, 2 * N)
             cr = [_ball(self.ja + off + Fraction(2 * r + 1, 2 * N)) for r in range(N)]
+            D = _bq(d)
+            S = (-D).union(D), (D - D).union(D * D / 2)
             G = []
             for i in range(len(F)):
                 j, r = divmod(i, N)
-                G.append(_cell_G(self.lam, F[i], F1[i], F2[i], M3[i], cr[r] + j, d))
+                G.append(_cell_G(self.lam, F[i], F1[i], F2[i], M3[i], cr[r] + j, d, S))
             g = self._grids[off] = G
         return g
 
@@ -435,26 +443,103 @@ class _Cover:
         vmin = min(_up(gp), _up(gm), self._dip_up(tf - self.Duf, tf + self.Duf))
         return math.nextafter(_down(g) - vmin, -math.inf)
 
-    def run(self):
+    def _fgrid(self, off):
+        """Float enclosures (lo, hi) of G, G', G'' of the grid at ``off`` (``intervals.from_balls``), cached."""
+        key = ("f", off)
+        g = self._grids.get(key)
+        if g is None:
+            from .intervals import from_balls
+
+            G = self._grid(off)
+            g = self._grids[key] = [from_balls([c[w] for c in G]) for w in range(3)]
+        return g
+
+    def _sweep_balls(self, i_lo, i_hi, shift_p, shift_m):
+        """The first pass in balls, cell by cell: (upper bounds, lower values), one per grid cell."""
+        N, d = self.N, Fraction(1, 2 * self.N)
+        G0, Gp, Gm = self._grid(Fraction(0)), self._grid(self.op), self._grid(self.om)
+        ubs, los = [], []
+        for i in range(i_lo, i_hi):   # x0 a float, as in _sweep_floats
+            x0 = self.ja + i / N
+            c0, cp, cm = G0[i], Gp[i + shift_p], Gm[i - shift_m]
+            ubs.append(self._bound(x0, x0 + 1 / N, d, c0, cp, cm))
+            los.append(self._lower_at(x0 + 0.5 / N, c0[0], cp[0], cm[0]))
+        return ubs, los
+
+    def _sweep_floats(self, i_lo, i_hi, shift_p, shift_m):
+        r"""The first pass vectorised (:mod:`~arete_proofs.certified.intervals`): the same lower values, bit for bit
+        (they are float operations on the balls' rounded ends in both), and upper bounds that are proved too but a few
+        ulps looser.  The cells whose float bound is near the top (within ``slack`` of the best lower value or of the
+        64th largest bound, the cells the bisection and the peak search look at) get their ball bound, so that the
+        cover then runs exactly as :meth:`_sweep_balls` would; the others keep the float bound, which no later step
+        reads except through the final maximum (where it is below the top by more than ``slack``).
+        """
+        import numpy as np
+
+        from .intervals import down, qmax, range_min, sub, up
+
+        N, d = self.N, Fraction(1, 2 * self.N)
+        i = np.arange(i_lo, i_hi)
+        ip, im = i + shift_p, i - shift_m
+        (g0, g0h), (s0, s0h), (k0, k0h) = self._fgrid(Fraction(0))
+        (gp, gph), (sp, sph), (kp, kph) = self._fgrid(self.op)
+        (gm, gmh), (sm, smh), (km, kmh) = self._fgrid(self.om)
+        a0, a0h, b0, b0h, c0, c0h = g0[i], g0h[i], s0[i], s0h[i], k0[i], k0h[i]
+        q_p = qmax(sub(a0, a0h, gp[ip], gph[ip])[1], *sub(b0, b0h, sp[ip], sph[ip]), sub(c0, c0h, kp[ip], kph[ip])[1], d)
+        q_m = qmax(sub(a0, a0h, gm[im], gmh[im])[1], *sub(b0, b0h, sm[im], smh[im]), sub(c0, c0h, km[im], kmh[im])[1], d)
+        ub = np.maximum(q_p, q_m)
+        # the dip terms: the same float windows as _dip_low / _dip_up
+        x0 = self.ja + i / N
+        af, bf = x0 - self.Duf, (x0 + 1 / N) + self.Duf
+        sl = 1e-9 * (1 + np.abs(af) + np.abs(bf))
+        ends, starts = np.array(self.ends_f, dtype=float), np.array(self.starts_f, dtype=float)
+        low = range_min(np.array(self.lows, dtype=float), np.searchsorted(ends, af - sl, "left"),
+                        np.searchsorted(starts, bf + sl, "right"))
+        fin = low < np.inf
+        q_0 = qmax(a0h, b0, b0h, c0h, d)
+        ub = np.where(fin, np.maximum(ub, up(q_0 - np.where(fin, low, 0.0))), ub)
+        tf = x0 + 0.5 / N
+        af, bf = tf - self.Duf, tf + self.Duf
+        sl = 1e-9 * (1 + np.abs(af) + np.abs(bf))
+        vpos = np.array(self.vpos_f, dtype=float)
+        vmin = np.minimum(np.minimum(gph[ip], gmh[im]),
+                          range_min(np.array(self.vup, dtype=float), np.searchsorted(vpos, af + sl, "left"),
+                                    np.searchsorted(vpos, bf - sl, "right")))
+        lo = down(a0 - vmin)
+        # cells near the top: their ball bounds (a few ulps of |G| apart from the float ones; slack >> that)
+        mag = float(np.max(np.abs(np.concatenate([a0[np.isfinite(a0)], a0h[np.isfinite(a0h)], [1.0]]))))
+        slack = 1e-9 * (1 + mag)
+        top = np.partition(ub, len(ub) - 64)[len(ub) - 64] if len(ub) > 64 else -np.inf
+        redo = np.nonzero(ub >= min(float(np.max(lo)), float(top)) - slack)[0]
+        rest = np.delete(ub, redo)
+        rest = float(np.max(rest)) if len(rest) else -math.inf
+        G0, Gp, Gm = self._grid(Fraction(0)), self._grid(self.op), self._grid(self.om)
+        items = []
+        for k in redo.tolist():
+            j = i_lo + k
+            xj = self.ja + j / N
+            items.append((-self._bound(xj, xj + 1 / N, d, G0[j], Gp[j + shift_p], Gm[j - shift_m]), j, None, None))
+        return items, rest, lo.tolist()
+
+    def run(self, vectorised=None):
         N, Du = self.N, self.Du
+        vectorised = _VECTORISED_SWEEP if vectorised is None else vectorised
         self.Duf = float(Du)
-        G0 = self._grid(Fraction(0))
-        Gp, Gm = self._grid(self.op), self._grid(self.om)
+        self._grid(Fraction(0)), self._grid(self.op), self._grid(self.om)
         self._dips()
         d = Fraction(1, 2 * N)
-        heap = []
-        best, pair = -math.inf, None
         i_lo = (0 - self.ja) * N
         i_hi = math.ceil((self.U - self.ja) * N)
         shift_p, shift_m = (self.fl) * N, (self.ce) * N
-        for i in range(i_lo, i_hi):
-            x0 = self.ja + i / N
-            c0, cp, cm = G0[i], Gp[i + shift_p], Gm[i - shift_m]
-            ub = self._bound(x0, x0 + 1 / N, d, c0, cp, cm)
-            lo = self._lower_at(x0 + 0.5 / N, c0[0], cp[0], cm[0])
+        if vectorised:   # `rest`: the largest float bound of the cells left out of the heap (below its top)
+            heap, rest, los = self._sweep_floats(i_lo, i_hi, shift_p, shift_m)
+        else:
+            ubs, los = self._sweep_balls(i_lo, i_hi, shift_p, shift_m)
+            heap, rest = [(-ub, i_lo + k, None, None) for k, ub in enumerate(ubs)], -math.inf
+        best, pair = -math.inf, None
+        for k, lo in enumerate(los):
             if lo > best:
-                best, pair = lo, i
-            heap.append((-ub, i, None, None))
+                best, pair = lo, i_lo + k
         heapq.heapify(heap)
         if pair is not None:
             pair = self.ja + Fraction(2 * pair + 1, 2 * N)
@@ -470,7 +555,7 @@ class _Cover:
             lo = self._lower_at(t)
             if lo > best:
                 best, pair = lo, t
-        cells, stuck, seq, splits = len(heap), -math.inf, len(heap) + i_hi, 0
+        cells, stuck, seq, splits = len(los), -math.inf, len(los) + i_hi, 0
         while heap and -heap[0][0] > best + self.tol and splits < self.max_cells:
             item = heapq.heappop(heap)
             a, b = cell(item)
@@ -491,7 +576,7 @@ class _Cover:
             splits += 1
             if self.progress and splits % 2000 == 0:
                 self.progress(f"{self.label}: {cells} cells, bound {-heap[0][0]:.10g}, lower {best:.10g}")
-        return max(-heap[0][0] if heap else -math.inf, stuck), best, pair, cells
+        return max(-heap[0][0] if heap else -math.inf, stuck, rest), best, pair, cells
 
     def _peak(self, a, b):
         v = self._newton([float((a + b) / 2)], [float(a)], [float(b)])[0]
