@@ -90,10 +90,12 @@ def _from_beyond(eps, key):
     return None
 
 
-def compute_part(eps, part, *, digits=6, objective="mean_abs"):
+def compute_part(eps, part, *, digits=6, objective="mean_abs", m_max=None):
     r"""One entry (a JSON-ready dict) of the row at ``eps``: the family's least :math:`E|Z|` (or
     :math:`\operatorname{Var} Z`, ``objective="variance"``) at tight :math:`\varepsilon^* \le \varepsilon`;
-    ``digits`` of the tight epsilons computed here.  Arete and Gamma + Gaussian are read from
+    ``digits`` of the tight epsilons computed here.  ``m_max`` caps the lattice families' :math:`m` (their
+    certificate's window grows like :math:`m^2` lattice points for one rate): the entry is then the least
+    over :math:`m \le` ``m_max``, an upper bound on the family's least, and says so in ``how``.  Arete and Gamma + Gaussian are read from
     ``beyond.json``, whose rows are :math:`E|Z|`-optimal: for the variance their ``variance`` is an
     upper bound on the family's least variance (said in ``how``).
 
@@ -129,8 +131,12 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs"):
         # small m: the estimator is cheap, and a finer grid sees the tail's small wiggles (at eps = 2 the grid of
         # 8 points per step missed one of 2e-4 that the certificate found)
         grid = 32 if float(eps) < 4.5 else 8
-        problem = optimize_lattice.LatticeGaussProblem(float(eps), confirm_digits=digits, objective=objective,
-                                                       grid=grid, top=part == "lattice_top")
+        kw = dict(confirm_digits=digits, objective=objective, grid=grid, top=part == "lattice_top")
+        problem = optimize_lattice.LatticeGaussProblem(float(eps), **kw)
+        capped = m_max is not None and max(problem.m_choices) > int(m_max)
+        if capped:
+            problem = optimize_lattice.LatticeGaussProblem(
+                float(eps), m_choices=tuple(sorted({min(c, int(m_max)) for c in problem.m_choices})), **kw)
         point = optimizer.search(problem)
         p = point.params
         at = p.get("a_top")
@@ -142,30 +148,34 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs"):
                 "epsilon": None, "estimate": repr(point.epsilon), "certified": False,
                 "scan": [[m, a, v] for m, a, v in problem.scan], "evaluations": point.evaluations,
                 "how": "privacy.optimize_lattice float64 search (E|Z|, Var float64); certified afterwards by "
-                       "certified.combs_gauss (--certify) where m is small enough",
+                       "certified.combs_gauss (--certify) where m is small enough"
+                       + (f"; m capped at {int(m_max)} (--m-max, so that the certificate is affordable): the least "
+                          f"over m <= {int(m_max)}, an upper bound on the family's least" if capped else ""),
+                **({"m_max": int(m_max)} if capped else {}),
                 "seconds": round(time.perf_counter() - t0, 1)}
     raise ValueError(f"part must be one of {PARTS}, got {part!r}")
 
 
 def _task(args):
-    eps, part, digits, objective = args
+    eps, part, digits, objective, m_max = args
     t0 = time.perf_counter()
     try:
-        e = compute_part(eps, part, digits=digits, objective=objective)
+        e = compute_part(eps, part, digits=digits, objective=objective, m_max=m_max)
     except Exception as err:  # recorded in the file, not fatal for the other rows
         return eps, part, None, f"{type(err).__name__}: {err}"
     _log(f"eps={eps} {part}: {time.perf_counter() - t0:.1f} s")
     return eps, part, e, None
 
 
-def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective="mean_abs"):
-    r"""The rows at ``eps_values`` (every part in ``parts``; ``workers`` processes), merged into ``out`` when it exists.
+def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective="mean_abs", m_max=None):
+    r"""The rows at ``eps_values`` (every part in ``parts``; ``workers`` processes), merged into ``out`` when it exists;
+    ``m_max``: :func:`compute_part`'s cap on the lattice size.
 
     The document records the command line, ``digits`` and each entry's ``how`` and ``seconds``; each
     row's ratios are :math:`E|Z|/E|Z_{SC}|` against the Staircase (Lemma 27).
     """
     t0 = time.perf_counter()
-    tasks = [(float(e), p, digits, objective) for e in eps_values for p in parts]
+    tasks = [(float(e), p, digits, objective, m_max) for e in eps_values for p in parts]
     # the slow parts first, so that two workers overlap them
     tasks.sort(key=lambda t: (t[1] not in LATTICE + ("theorem21",), -t[0]))
     if workers > 1:
@@ -334,7 +344,8 @@ def _lattice_cell(g):
     else:
         tight = f"estimate {_f(g['estimate'], 8)}"
     top = f"{_f(g['a_top'], 6)}, " if "a_top" in g else ""
-    return f"{_f(g['a'], 6)}, {top}{g['m']}, {_f(g['sigma'], 4)}; {tight}"
+    m = f"{g['m']} (m capped)" if g.get("m_max") else f"{g['m']}"    # the least over m <= m_max only
+    return f"{_f(g['a'], 6)}, {top}{m}, {_f(g['sigma'], 4)}; {tight}"
 
 
 def plot_ratios(docs=None, *, pyplot=False):
@@ -412,9 +423,13 @@ def main(argv=None):
                     help="only certify the lattice + Gaussian entries of --out (m <= --max-m) and rewrite it")
     ap.add_argument("--max-m", type=int, default=None,
                     help="certify entries with m up to this (default: optimize_lattice.CERTIFY_M_MAX)")
+    ap.add_argument("--m-max", type=int, default=None,
+                    help="search the lattice families over m up to this only (a certifiable entry; it says so)")
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
+    if a.m_max is not None and a.m_max < 2:
+        ap.error("--m-max must be >= 2")
     if a.certify:
         if not a.out:
             ap.error("--certify needs --out FILE")
@@ -429,7 +444,8 @@ def main(argv=None):
         return 0
     if not a.eps:
         ap.error("--eps is required (or --certify)")
-    doc = compute(a.eps, digits=a.digits, workers=a.workers, out=a.out, parts=tuple(a.parts), objective=a.objective)
+    doc = compute(a.eps, digits=a.digits, workers=a.workers, out=a.out, parts=tuple(a.parts), objective=a.objective,
+                  m_max=a.m_max)
     if a.page:
         update_page(a.page, doc, marker="frontier-table" if a.objective == "mean_abs" else "frontier-variance-table")
     print(table_markdown(doc))
