@@ -44,6 +44,13 @@ Newton guide chooses :math:`v'`; the bound holds for any :math:`v'`).  Other dip
 bisected.  Cells of :math:`t` whose bound exceeds the best certified lower value (pairs evaluated
 in balls at float-guided peaks) by more than ``tol/2`` are bisected and evaluated directly.
 
+**The first pass** over the grid cells (every cell's bound and lower value) runs vectorised in
+outward-rounded float64 intervals (:mod:`arete_proofs.certified.intervals`: only :math:`+, -, \times, /`
+on the balls' rounded ends, each result moved one ulp outward), and the cells whose float bound is
+within :math:`10^{-9}(1 + \max|G|)` of the top get their ball bound: the certificate is the same, bit
+for bit, as the cell-by-cell pass in balls (``_VECTORISED_SWEEP = False``), about 1.7 times faster at
+:math:`m = 242` (148 s to 89 s wall on a loaded machine).
+
 **Tail.**  For :math:`k \ge 0`, :math:`0 \le C_{k \bmod w} - q_k \le E_0 e^{-\theta k}` (the comb's
 Chernoff bound); for :math:`k < 0`, :math:`|q_k - C| \le C_{\max}`; and
 :math:`F_\infty(u) \ge C_{\min}\max(\psi(u-n), \psi(u-n-1)) \ge C_{\min}e^{-\lambda-\beta/8}`
