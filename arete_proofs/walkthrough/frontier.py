@@ -323,6 +323,7 @@ def table_markdown(doc=None):
         for p in PARTS:
             q = ratio(r, p, key) if r.get(p) and key in r[p] else None
             star = "*" if p in LATTICE and q is not None and not r[p].get("certified") else ""
+            star += "†" if p in LATTICE and q is not None and r[p].get("m_max") else ""   # the least over m <= m_max
             cells.append("—" if q is None else f"{q:.3f}{star}")
         t = r.get("theorem21")
         cells.append("—" if not t else f"{float(t['a']):g}, {t['m']}; {_f(t['epsilon'], 8)}")
@@ -352,7 +353,8 @@ def plot_ratios(docs=None, *, pyplot=False):
     r"""The ratio plot of docs/beyond.md: each family's least :math:`E|Z|` (left) and Var (right) over the
     Staircase's (Lemma 27, the floor of every :math:`\varepsilon`-DP noise) against :math:`\varepsilon`,
     from the shipped files (``docs``: a list of loaded files; default :data:`DATA` and :data:`VARIANCE`).
-    Hollow markers: rows whose tight epsilon is not certified (float64 estimates).  Returns the figure.
+    Hollow markers: rows whose tight epsilon is not certified (float64 estimates); squares: rows searched over
+    :math:`m \le` ``m_max`` only (``--m-max``, so that they could be certified).  Returns the figure.
 
     >>> fig = plot_ratios()
     >>> len(fig.axes)
@@ -372,13 +374,13 @@ def plot_ratios(docs=None, *, pyplot=False):
     for ax, doc in zip(axes, docs):
         key = doc.get("objective", "mean_abs")
         for i, part in enumerate(PARTS):
-            pts = [(float(r["eps"]), ratio(r, part, key), bool(r[part].get("certified", True)))
-                   for r in doc["rows"] if r.get(part) and key in r[part]]
+            pts = [(float(r["eps"]), ratio(r, part, key), bool(r[part].get("certified", True)),
+                    bool(r[part].get("m_max"))) for r in doc["rows"] if r.get(part) and key in r[part]]
             if not pts:
                 continue
             ax.semilogy([p[0] for p in pts], [p[1] for p in pts], f"C{i}-", lw=1, label=_LABELS[part])
-            for x, y, ok in pts:
-                ax.semilogy([x], [y], f"C{i}o", ms=4, mfc=None if ok else "none")
+            for x, y, ok, capped in pts:   # a square: the least over m <= m_max only (an upper bound)
+                ax.semilogy([x], [y], f"C{i}{'s' if capped else 'o'}", ms=4, mfc=None if ok else "none")
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xlabel("eps (Delta = 1)")
         ax.set_ylabel(("E|Z|" if key == "mean_abs" else "Var Z") + " / Staircase")
