@@ -59,6 +59,8 @@ def _check(doc):
             else:
                 assert g["certified"] is False
             assert float(g["estimate"]) <= e and g["epsilon"] is None      # the float64 search's value
+            if "m_max" in g:   # a capped search says so, and kept to its cap
+                assert m <= int(g["m_max"]) and "m capped" in g["how"]
         for part in frontier.LATTICE + ("theorem21",):   # how each entry was made
             if part in r:
                 assert {"how", "seconds"} <= set(r[part])
@@ -147,3 +149,20 @@ def test_the_page_shows_the_file():
 def test_bad_part():
     with pytest.raises(ValueError, match="part"):
         frontier.compute_part(8, "gamma")
+
+
+def test_m_max_caps_the_search_and_the_table_marks_it():
+    from arete_proofs.privacy.optimize_lattice import LatticeGaussProblem
+
+    p, capped = frontier.lattice_problem(14, "lattice_gauss", m_max=200)
+    assert capped and max(p.m_choices) <= 200 < max(LatticeGaussProblem(14.0).m_choices)
+    p, capped = frontier.lattice_problem(8, "lattice_top", m_max=10 ** 6)
+    assert not capped and p.m_choices == LatticeGaussProblem(8.0, top=True).m_choices
+    with pytest.raises(ValueError, match="part"):
+        frontier.lattice_problem(8, "arete")
+    doc = copy.deepcopy(frontier.load())
+    row = next(r for r in doc["rows"] if r.get("lattice_gauss") and r["lattice_gauss"].get("m_max"))
+    assert "†" in frontier.table_markdown(doc) and "(m capped)" in frontier.table_markdown(doc)
+    del row["lattice_gauss"]["m_max"]   # a capped entry that no longer says so loses its marks
+    assert frontier.table_markdown(doc).count("†") == frontier.table_markdown().count("†") - 1
+
