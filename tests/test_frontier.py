@@ -61,6 +61,12 @@ def _check(doc):
             assert float(g["estimate"]) <= e and g["epsilon"] is None      # the float64 search's value
             if "m_max" in g:   # a capped search says so, and kept to its cap
                 assert m <= int(g["m_max"]) and "m capped" in g["how"]
+            u = g.get("uncapped")
+            if u:   # the uncapped float64 optimum kept beside a capped row: larger m, and its values recompute
+                assert int(u["m"]) > int(g["m_max"]) and float(u["estimate"]) <= e
+                ua = float(u["a_top"]) if "a_top" in u else None
+                assert abs(ol.mean_abs(float(u["a"]), int(u["m"]), float(u["sigma"]), float(u["h"]), ua)
+                           / float(u["mean_abs"]) - 1) < 1e-9
         for part in frontier.LATTICE + ("theorem21",):   # how each entry was made
             if part in r:
                 assert {"how", "seconds"} <= set(r[part])

@@ -341,6 +341,9 @@ def table_markdown(doc=None):
             q = ratio(r, p, key) if r.get(p) and key in r[p] else None
             star = "*" if p in LATTICE and q is not None and not r[p].get("certified") else ""
             star += "†" if p in LATTICE and q is not None and r[p].get("m_max") else ""   # the least over m <= m_max
+            u = r[p].get("uncapped") if p in LATTICE and q is not None else None
+            if u and key in u:   # the uncapped float64 optimum beside it (not certified)
+                star += f" ({float(u[key]) / float(r['staircase'][key]):.3f}*)"
             cells.append("—" if q is None else f"{q:.3f}{star}")
         t = r.get("theorem21")
         cells.append("—" if not t else f"{float(t['a']):g}, {t['m']}; {_f(t['epsilon'], 8)}")
@@ -371,7 +374,8 @@ def plot_ratios(docs=None, *, pyplot=False):
     Staircase's (Lemma 27, the floor of every :math:`\varepsilon`-DP noise) against :math:`\varepsilon`,
     from the shipped files (``docs``: a list of loaded files; default :data:`DATA` and :data:`VARIANCE`).
     Hollow markers: rows whose tight epsilon is not certified (float64 estimates); squares: rows searched over
-    :math:`m \le` ``m_max`` only (``--m-max``, so that they could be certified).  Returns the figure.
+    :math:`m \le` ``m_max`` only (``--m-max``, so that they could be certified), each with its uncapped float64
+    optimum (``uncapped``) as a hollow marker.  Returns the figure.
 
     >>> fig = plot_ratios()
     >>> len(fig.axes)
@@ -398,6 +402,10 @@ def plot_ratios(docs=None, *, pyplot=False):
             ax.semilogy([p[0] for p in pts], [p[1] for p in pts], f"C{i}-", lw=1, label=_LABELS[part])
             for x, y, ok, capped in pts:   # a square: the least over m <= m_max only (an upper bound)
                 ax.semilogy([x], [y], f"C{i}{'s' if capped else 'o'}", ms=4, mfc=None if ok else "none")
+            unc = [(float(r["eps"]), float(r[part]["uncapped"][key]) / float(r["staircase"][key]))
+                   for r in doc["rows"] if r.get(part) and key in r[part].get("uncapped", {})]
+            for x, y in unc:   # the uncapped float64 optimum: hollow (not certified)
+                ax.semilogy([x], [y], f"C{i}o", ms=4, mfc="none")
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xlabel("eps (Delta = 1)")
         ax.set_ylabel(("E|Z|" if key == "mean_abs" else "Var Z") + " / Staircase")
