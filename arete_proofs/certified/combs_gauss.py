@@ -92,8 +92,8 @@ from .comb_balls import _ball, _CertificateReport, _Comb, _comb_parts, _default_
 
 __all__ = ["GaussCombCertificate", "GaussCheckReport", "certify_lattice_gauss", "check"]
 
-#: the covers' first pass over the grid cells in float64 intervals (:meth:`_Cover._sweep_floats`, the same
-#: certificate about twice as fast) or cell by cell in balls (``False``: :meth:`_Cover._sweep_balls`, the reference)
+#: the covers' first pass over the grid cells in float64 intervals (``_Cover._sweep_floats``, the same
+#: certificate, 1.7 times faster at m = 242) or cell by cell in balls (``False``: ``_Cover._sweep_balls``, the reference)
 _VECTORISED_SWEEP = True
 
 

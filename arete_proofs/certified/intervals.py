@@ -10,7 +10,7 @@ operation is within half an ulp of the exact one, and one ``nextafter`` outward 
 Every function below applies that after each operation (no transcendental functions are used:
 libm's ``exp`` and ``log`` carry no such guarantee), so an upper bound computed here is an upper
 bound of the exact expression, as one computed in ball arithmetic is.  It is looser than the ball
-value by a few ulps of the operands; :class:`arete_proofs.certified.combs_gauss._Cover` uses it
+value by a few ulps of the operands; the cover of :mod:`arete_proofs.certified.combs_gauss` uses it
 for the bulk of a cover's cells and recomputes the few cells near the maximum in balls.
 
 >>> import numpy as np
