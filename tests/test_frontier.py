@@ -172,3 +172,21 @@ def test_m_max_caps_the_search_and_the_table_marks_it():
     del row["lattice_gauss"]["m_max"]   # a capped entry that no longer says so loses its marks
     assert frontier.table_markdown(doc).count("†") == frontier.table_markdown().count("†") - 1
 
+
+
+def test_a_capped_run_keeps_the_uncapped_estimate_it_replaces(tmp_path, monkeypatch):
+    import json
+
+    doc = copy.deepcopy(frontier.load())
+    e15 = next(r for r in doc["rows"] if float(r["eps"]) == 15.0)
+    old = dict(e15["lattice_top"]["uncapped"], certified=False)      # an uncapped, uncertified optimum
+    e15["lattice_top"] = old
+    out = tmp_path / "f.json"
+    out.write_text(json.dumps(doc))
+    capped = copy.deepcopy(next(r for r in frontier.load()["rows"] if float(r["eps"]) == 15.0)["lattice_top"])
+    assert capped["m_max"] == 500
+    capped.pop("uncapped")                                            # what a capped search returns
+    monkeypatch.setattr(frontier, "compute_part", lambda *a, **k: copy.deepcopy(capped))
+    new = frontier.compute([15], parts=("lattice_top",), out=str(out), m_max=500)
+    g = next(r for r in new["rows"] if float(r["eps"]) == 15.0)["lattice_top"]
+    assert g["m_max"] == 500 and g["uncapped"]["m"] == old["m"] and g["uncapped"]["mean_abs"] == old["mean_abs"]

@@ -532,7 +532,6 @@ class _Cover:
         N, Du = self.N, self.Du
         vectorised = _VECTORISED_SWEEP if vectorised is None else vectorised
         self.Duf = float(Du)
-        self._grid(Fraction(0)), self._grid(self.op), self._grid(self.om)
         self._dips()
         d = Fraction(1, 2 * N)
         i_lo = (0 - self.ja) * N

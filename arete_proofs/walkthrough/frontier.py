@@ -211,6 +211,12 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective
         row = rows.setdefault(eps, {"eps": repr(eps)})
         row["staircase"] = _staircase(eps)
         if e is not None:
+            old = row.get(part)
+            if e.get("m_max") and old and not old.get("certified") and int(old["m"]) > e["m_max"]:
+                # a capped search over an uncapped, uncertified optimum: keep that estimate beside it
+                e["uncapped"] = old.get("uncapped") or dict(
+                    {k: old[k] for k in ("a", "a_top", "m", "sigma", "h", "mean_abs", "variance", "estimate", "seconds")
+                     if k in old}, how="the uncapped float64 search's optimum (not certified: its certificate is too costly)")
             row[part] = e
             doc["failed"].pop(f"{eps:g} {part}", None)
         else:
