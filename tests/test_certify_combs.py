@@ -297,6 +297,48 @@ def test_lattice_gauss_single_shift_is_refuted():
     assert broken < r.lower - 0.1
 
 
+def test_lattice_gauss_lazy_dips_give_the_full_refinements_enclosure():
+    """dips='lazy' (refine a dip cell only while the t-cells near it could need it) against dips='all' (every
+    dip cell bisected / refined, the older certificates' mode): the same enclosure, less work; a document
+    without 'dips' in its choices re-checks in the old mode."""
+    from arete_proofs.certified import combs_gauss as cg
+
+    for p in [("3", 2, "0.2", "0.5"), ("2", 1, "0.3", "1")]:
+        lazy = cg.certify_lattice_gauss(*p, 1, tol="1e-6", dips="lazy")
+        full = cg.certify_lattice_gauss(*p, 1, tol="1e-6", dips="all")
+        assert lazy.lower == full.lower and abs(lazy.upper - full.upper) < 1e-7
+        assert lazy.choices["dips"] == "lazy" and full.choices["dips"] == "all"
+        assert lazy.upper - lazy.lower < 1e-6
+    old = full.to_json()
+    old["choices"] = {k: v for k, v in old["choices"].items() if k != "dips"}
+    assert cg.check(old).ok and cg.check(old).recomputed.choices["dips"] == "all"
+    with pytest.raises(ValueError, match="dips"):
+        cg.certify_lattice_gauss(*p, 1, dips="some")
+
+
+def test_lattice_gauss_lazy_dips_that_drop_weak_cells_are_refuted(monkeypatch):
+    """A broken lazy refinement that drops the dip cells it should refine (instead of keeping or bisecting them)
+    misses the window minima: its 'upper bound' falls below the engine's value (another method: grid + golden
+    section in mpmath, privacy.tight_lattice), which the honest cover encloses."""
+    from arete_proofs.certified import combs_gauss as cg
+    from arete_proofs.privacy.tight_lattice import tight_epsilon_lattice_gauss
+
+    def dropping(self, cells):
+        need, self.est = self._dip_targets()
+        lows = [cg._qmin(g0, g1, g2, (x1 - x0) / 2) for x0, x1, g0, g1, g2 in cells]
+        lv = need([(float(c[0]), float(c[1])) for c in cells])
+        self._set_dips([(x0, x1, lo, (x0 + x1) / 2, cg._up(g0))
+                        for (x0, x1, g0, g1, g2), lo, v in zip(cells, lows, lv) if lo >= v])
+
+    p = ("3", 2, "0.2", "0.5")
+    e = float(tight_epsilon_lattice_gauss(*p, 1, digits=12).epsilon)
+    honest = cg.certify_lattice_gauss(*p, 1, tol="1e-6")
+    monkeypatch.setattr(cg._Cover, "_dips_lazy", dropping)
+    broken = cg.certify_lattice_gauss(*p, 1, tol="1e-6", max_cells=3000)
+    assert honest.lower <= e <= honest.upper
+    assert broken.upper < e - 1e-3
+
+
 def test_lattice_gauss_noise_certify():
     z = make("lattice_gauss", a="3", m=2, sigma="0.2", h="0.5")
     assert "certify" in z.supports

@@ -362,7 +362,12 @@ class _Cover:
         return self._direct(x, x)[0]
 
     # -- dips --------------------------------------------------------------------------------------------
-    def _dips(self):
+    def _dips(self, lazy=False):
+        """The dip cells of the grid and their lower bounds (``lows``) and upper values at points (``vup``).
+
+        ``lazy=False``: every non-convex dip cell is bisected (to depth 12) and every convex one refined at a Newton
+        point.  ``lazy=True`` (:meth:`_dip_targets`): a dip cell is refined only while its Taylor lower bound is below
+        the level the t-cells within ``Du`` of it could need; every bound kept is valid either way."""
         N, d = self.N, Fraction(1, 2 * self.N)
         G = self._grid(Fraction(0))
         convex, other = [], []
@@ -373,6 +378,8 @@ class _Cover:
             j, r = divmod(i, N)
             x0 = self.ja + j + Fraction(r, N)
             (convex if g2.lower() > 0 else other).append((x0, x0 + 2 * d, g0, g1, g2))
+        if lazy:
+            return self._dips_lazy(convex + other)
         depth = 0
         while other:   # bisect non-convex dip cells
             depth += 1
@@ -381,37 +388,137 @@ class _Cover:
                 if depth > 12:
                     convex.append((x0, x1, g0, g1, g2))
                     continue
-                m = (x0 + x1) / 2
-                for a, b in ((x0, m), (m, x1)):
-                    h0, h1, h2 = self._direct(a, b)
-                    D = _bq((b - a) / 2)
-                    if not (h1 + h2 * (-D).union(D)).contains(0) or h2.upper() < 0:
-                        continue
-                    (convex if h2.lower() > 0 else nxt).append((a, b, h0, h1, h2))
-            other = nxt
+                nxt.extend(self._halves(x0, x1))
+            other = []
+            for c in nxt:
+                (convex if c[4].lower() > 0 else other).append(c)
         convex.sort(key=lambda c: c[0])
         # refine: a Newton point v' per convex cell, the lower bound G(v') - G'(v')^2 / (2 inf G'')
         mids = [float((c[0] + c[1]) / 2) for c in convex]
         vs = self._newton(mids, [float(c[0]) for c in convex], [float(c[1]) for c in convex]) if convex else []
-        self.starts, self.ends, self.lows, self.vpos, self.vup = [], [], [], [], []
+        out = []
         for (x0, x1, g0, g1, g2), v in zip(convex, vs):
             low = _qmin(g0, g1, g2, (x1 - x0) / 2)
-            vq = Fraction(float(v))
-            vq = min(max(vq, x0), x1)
-            cv = (x0 + x1) / 2
-            up = _up(g0)
+            cv, up = (x0 + x1) / 2, _up(g0)
             if g2.lower() > 0 and float(g0.mid()) - low > self.tol / 64:
-                h0, h1, _ = self._direct(vq, vq)
-                low = max(low, _qmin(h0, h1, g2, vq - x0, x1 - vq))
-                up, cv = _up(h0), vq
-            self.starts.append(x0)
-            self.ends.append(x1)
-            self.lows.append(low)
-            self.vpos.append(cv)
-            self.vup.append(up)
+                low, cv, up = self._newton_low(x0, x1, g2, v, low)
+            out.append((x0, x1, low, cv, up))
+        self._set_dips(out)
+
+    def _halves(self, x0, x1):
+        """The halves of [x0, x1] that are still dip cells (0 in G', sup G'' >= 0), with (G(c), G'(c), G''(I))."""
+        m = (x0 + x1) / 2
+        out = []
+        for a, b in ((x0, m), (m, x1)):
+            h0, h1, h2 = self._direct(a, b)
+            D = _bq((b - a) / 2)
+            if (h1 + h2 * (-D).union(D)).contains(0) and h2.upper() >= 0:
+                out.append((a, b, h0, h1, h2))
+        return out
+
+    def _newton_low(self, x0, x1, g2, v, low):
+        """(low, point, G(point) upper) at the float Newton point v clipped to [x0, x1]: max(low, the Taylor lower
+        bound of G over the cell from v', one-sided widths) (convex cells: inf G'' > 0)."""
+        vq = min(max(Fraction(float(v)), x0), x1)
+        h0, h1, _ = self._direct(vq, vq)
+        return max(low, _qmin(h0, h1, g2, vq - x0, x1 - vq)), vq, _up(h0)
+
+    def _set_dips(self, out):
+        out.sort(key=lambda c: c[0])
+        self.starts = [c[0] for c in out]
+        self.ends = [c[1] for c in out]
+        self.lows = [c[2] for c in out]
+        self.vpos = [c[3] for c in out]
+        self.vup = [c[4] for c in out]
         self.starts_f = [float(x) for x in self.starts]
         self.ends_f = [float(x) for x in self.ends]
         self.vpos_f = [float(x) for x in self.vpos]
+        # the ends' order (dip cells are disjoint, so sorting by start sorts the ends too)
+
+    def _dip_targets(self):
+        """(need(x0, x1) -> level, estimate): a float estimate ``est`` <= eps* of the cover (grid centres, samples of
+        G at real points, so it is a lower value up to rounding) and, for a dip cell, the level its lower bound must
+        reach, max over the t-cells I within Du of it of sup_I G (float bound) - est - tol/4.  Only the amount of
+        refinement depends on these: a dip lower bound is valid refined or not."""
+        import numpy as np
+
+        from .intervals import qmax, range_min
+
+        N = self.N
+        i_lo, i_hi, sp, sm = self._t_range()
+        i = np.arange(i_lo, i_hi)
+        (g0, g0h), (s0, s0h), (k0, k0h) = self._fgrid(Fraction(0))
+        (gp, gph), _, _ = self._fgrid(self.op)
+        (gm, gmh), _, _ = self._fgrid(self.om)
+        with np.errstate(invalid="ignore"):      # an unbounded ball gives -inf + inf: nan, filtered below
+            mid0 = (g0 + g0h) / 2
+            midp, midm = (gp + gph) / 2, (gm + gmh) / 2
+        # G at the centres within the window (|j|/N <= floor(Du)) and at t +- Du
+        w = self.fl * N
+        wmin = range_min(np.where(np.isfinite(mid0), mid0, np.inf), i - w, i + w + 1)
+        est_t = mid0[i] - np.minimum(np.minimum(midp[i + sp], midm[i - sm]), wmin)
+        est_t = est_t[np.isfinite(est_t)]
+        est = float(np.max(est_t)) if len(est_t) else -math.inf
+        gup = qmax(g0h[i], s0[i], s0h[i], k0h[i], Fraction(1, 2 * N))
+        neg = np.where(np.isfinite(gup), -gup, -np.inf)
+        ja, Duf, tol = self.ja, self.Duf, self.tol
+
+        def need(cells):
+            """Levels for a list of (x0, x1) (floats), one range query each."""
+            if not cells:
+                return np.zeros(0)
+            x0 = np.array([c[0] for c in cells], dtype=float)
+            x1 = np.array([c[1] for c in cells], dtype=float)
+            a = np.floor((x0 - Duf - ja) * N).astype(np.int64) - 1 - i_lo
+            b = np.ceil((x1 + Duf - ja) * N).astype(np.int64) + 2 - i_lo
+            return -range_min(neg, a, b) - est - tol / 4
+
+        return need, est
+
+    def _dips_lazy(self, cells):
+        """Lazy refinement (:meth:`_dips`): per level, the cells whose lower bound is below their level get a Newton
+        point (convex cells) or are bisected (the others; at most 12 levels, then kept as they are)."""
+        need, self.est = self._dip_targets()
+        out, queue, depth = [], cells, 0
+        self.dip_stats = {"cells": len(cells), "newton": 0, "bisected": 0}
+        while queue:
+            lows = [_qmin(g0, g1, g2, (x1 - x0) / 2) for x0, x1, g0, g1, g2 in queue]
+            lv = need([(float(c[0]), float(c[1])) for c in queue])
+            weak = [k for k in range(len(queue)) if lows[k] < lv[k]]
+            weak_set = set(weak)
+            for k, (x0, x1, g0, g1, g2) in enumerate(queue):
+                if k not in weak_set:
+                    out.append((x0, x1, lows[k], (x0 + x1) / 2, _up(g0)))
+            conv = [k for k in weak if queue[k][4].lower() > 0]
+            if conv:
+                cs = [queue[k] for k in conv]
+                vs = self._newton([float((c[0] + c[1]) / 2) for c in cs], [float(c[0]) for c in cs],
+                                  [float(c[1]) for c in cs])
+                self.dip_stats["newton"] += len(cs)
+                for (x0, x1, g0, g1, g2), v, k in zip(cs, vs, conv):
+                    out.append((x0, x1) + self._newton_low(x0, x1, g2, v, lows[k]))
+            depth += 1
+            nxt = []
+            for k in weak:
+                if k in conv:
+                    continue
+                x0, x1, g0, g1, g2 = queue[k]
+                if depth > 12:
+                    out.append((x0, x1, lows[k], (x0 + x1) / 2, _up(g0)))
+                    continue
+                self.dip_stats["bisected"] += 1
+                nxt.extend(self._halves(x0, x1))
+            queue = nxt
+        if self.progress:
+            st = self.dip_stats
+            self.progress(f"{self.label}: {st['cells']} dip cells, {st['newton']} refined at a Newton point, "
+                          f"{st['bisected']} bisected (lazy; estimate {self.est:.10g})")
+        self._set_dips(out)
+
+    def _t_range(self):
+        """(i_lo, i_hi, shift_p, shift_m): the grid indices of the t-cells of [0, U] and the index shifts of t +- Du."""
+        N = self.N
+        return (0 - self.ja) * N, math.ceil((self.U - self.ja) * N), self.fl * N, self.ce * N
 
     def _dip_low(self, a, b):
         """min of the dip lower bounds over dip cells meeting [a, b]; float search lists widened by a
@@ -528,15 +635,13 @@ class _Cover:
             items.append((-self._bound(xj, xj + 1 / N, d, G0[j], Gp[j + shift_p], Gm[j - shift_m]), j, None, None))
         return items, rest, lo.tolist()
 
-    def run(self, vectorised=None):
+    def run(self, vectorised=None, lazy=False):
         N, Du = self.N, self.Du
         vectorised = _VECTORISED_SWEEP if vectorised is None else vectorised
         self.Duf = float(Du)
-        self._dips()
+        self._dips(lazy=lazy)
         d = Fraction(1, 2 * N)
-        i_lo = (0 - self.ja) * N
-        i_hi = math.ceil((self.U - self.ja) * N)
-        shift_p, shift_m = (self.fl) * N, (self.ce) * N
+        i_lo, i_hi, shift_p, shift_m = self._t_range()
         if vectorised:   # `rest`: the largest float bound of the cells left out of the heap (below its top)
             heap, rest, los = self._sweep_floats(i_lo, i_hi, shift_p, shift_m)
         else:
@@ -606,7 +711,8 @@ def _tail_constants(lam, beta, lamf, betaf):
 
 
 def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, theta=None, n0=None, N=16, R=None,
-                          J=None, max_cells=400_000, progress=None, cells_per_step=None, a_top=None, comb_prec=None):
+                          J=None, max_cells=400_000, progress=None, cells_per_step=None, a_top=None, comb_prec=None,
+                          dips="lazy"):
     r"""Certified :math:`[\mathrm{lower}, \mathrm{upper}] \ni \varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (module docstring).
 
     A :class:`GaussCombCertificate`; ``upper`` is proved, its distance to ``lower`` is about
@@ -627,6 +733,8 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     True
     """
     t_start = time.perf_counter()
+    if dips not in ("lazy", "all"):
+        raise ValueError(f"dips must be 'lazy' or 'all', got {dips!r}")
     mm = _int(m, "m")
     N = _int(cells_per_step if cells_per_step is not None else N, "N")
     w, ra = _comb_parts(range(1, mm + 1), [a] * (mm - 1) + [a if a_top is None else a_top])
@@ -708,7 +816,7 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         jb = math.ceil(wper + Du) + 2 + R
         lim = _Law(lambda k: C[k % wper], ja, jb, lam, beta, R, comb.cmax)
         cov = _Cover(lim, Fraction(wper), Du, N, tolf / 2, max_cells, say, "limit law")
-        Lu, Ll, Lt, c1 = cov.run()
+        Lu, Ll, Lt, c1 = cov.run(lazy=dips == "lazy")
         say(f"limit law: [{Ll:.12g}, {Lu:.12g}] ({c1} cells, {time.perf_counter() - t_start:.1f} s)")
         ja = math.floor(-Du) - 2 - R
         jb = math.ceil(U_win + Du) + 2 + R
@@ -721,11 +829,11 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         law = _Law(qwin, ja, jb, lam, beta, R, comb.cmax)
         say(f"window: {jb - ja + 1} lattice points in balls ({time.perf_counter() - t_start:.1f} s)")
         cov = _Cover(law, U_win, Du, N, tolf / 2, max_cells, say, "window")
-        Wu, Wl, Wt, c2 = cov.run()
+        Wu, Wl, Wt, c2 = cov.run(lazy=dips == "lazy")
         say(f"window: [{Wl:.12g}, {Wu:.12g}] ({c2} cells, {time.perf_counter() - t_start:.1f} s)")
     upper = max(Wu, math.nextafter(Lu + 2 * eta, math.inf))
     choices = {"N": N, "R": R, "J": J, "n0": n0, "theta": _txt(th), "prec": int(prec), "tol": _txt(tolq),
-               "comb_prec": comb_prec}
+               "comb_prec": comb_prec, "dips": dips}
     return GaussCombCertificate(
         params=dict({"a": _txt(ra[0]), "m": mm, "sigma": _txt(sq), "h": _txt(hq)},
                     **({"a_top": _txt(ra[-1])} if ra[-1] != ra[0] else {})), Delta=_txt(Dq), lower=max(Wl, Ll),
@@ -769,7 +877,7 @@ def check(doc):
         r = certify_lattice_gauss(p["a"], p["m"], p["sigma"], p["h"], doc["Delta"], tol=ch["tol"],
                                   prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"],
                                   comb_prec=ch.get("comb_prec", ch["prec"]),   # older files: the working precision
-                                  a_top=p.get("a_top"))
+                                  a_top=p.get("a_top"), dips=ch.get("dips", "all"))   # older files: every dip refined
     except (KeyError, TypeError, ValueError) as e:
         return GaussCheckReport(False, (f"malformed or inadmissible certificate: {e}",))
     if not lo <= r.lower:
