@@ -412,8 +412,9 @@ class _Cover:
         for a, b in ((x0, m), (m, x1)):
             h0, h1, h2 = self._direct(a, b)
             D = _bq((b - a) / 2)
-            if (h1 + h2 * (-D).union(D)).contains(0) and h2.upper() >= 0:
-                out.append((a, b, h0, h1, h2))
+            if not (h1 + h2 * (-D).union(D)).contains(0) or h2.upper() < 0:   # (not ``>= 0``: a nan upper end,
+                continue                                                       # an unbounded ball, keeps the cell)
+            out.append((a, b, h0, h1, h2))
         return out
 
     def _newton_low(self, x0, x1, g2, v, low):
