@@ -390,6 +390,8 @@ class _Cover:
         depth = 0
         while other:   # bisect non-convex dip cells
             depth += 1
+            if self.progress and len(other) > 20000:
+                self.progress(f"{self.label}: dip level {depth}: bisecting {len(other)} non-convex dip cells")
             nxt = []
             for x0, x1, g0, g1, g2 in other:
                 if depth > 12:
@@ -506,9 +508,13 @@ class _Cover:
                 for (x0, x1, g0, g1, g2), v, k in zip(cs, vs, conv):
                     out.append((x0, x1) + self._newton_low(x0, x1, g2, v, lows[k]))
             depth += 1
+            if self.progress and len(queue) > 20000:    # long levels say what they are doing
+                self.progress(f"{self.label}: dip level {depth - 1}: {len(queue)} cells, {len(weak)} below their level "
+                              f"({len(conv)} of them convex: a Newton point; the others bisected)")
             nxt = []
+            conv_set = set(conv)
             for k in weak:
-                if k in conv:
+                if k in conv_set:
                     continue
                 x0, x1, g0, g1, g2 = queue[k]
                 if depth > 12:
