@@ -273,7 +273,8 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
         eps = float(r["eps"])
         for attempt in range(4):
             _log(f"eps={eps:g}: certifying {part} m={g['m']} sigma={g['sigma']} (tol {tol})")
-            c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol, a_top=g.get("a_top"))
+            c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol, a_top=g.get("a_top"),
+                                      progress=lambda s, e=eps: _log(f"eps={e:g}:   {s}"))   # long covers report
             _log(f"eps={eps:g}: [{c.lower!r}, {c.upper!r}]")
             if c.upper <= eps:
                 break
