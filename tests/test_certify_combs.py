@@ -321,13 +321,14 @@ def test_lattice_gauss_lazy_dips_that_drop_weak_cells_are_refuted(monkeypatch):
     misses the window minima: its 'upper bound' falls below the engine's value (another method: grid + golden
     section in mpmath, privacy.tight_lattice), which the honest cover encloses."""
     from arete_proofs.certified import combs_gauss as cg
+    from arete_proofs.certified import gauss_cells
     from arete_proofs.privacy.tight_lattice import tight_epsilon_lattice_gauss
 
     def dropping(self, cells):
         need, self.est = self._dip_targets()
-        lows = [cg._qmin(g0, g1, g2, (x1 - x0) / 2) for x0, x1, g0, g1, g2 in cells]
+        lows = [gauss_cells._qmin(g0, g1, g2, (x1 - x0) / 2) for x0, x1, g0, g1, g2 in cells]
         lv = need([(float(c[0]), float(c[1])) for c in cells])
-        self._set_dips([(x0, x1, lo, (x0 + x1) / 2, cg._up(g0))
+        self._set_dips([(x0, x1, lo, (x0 + x1) / 2, gauss_cells._up(g0))
                         for (x0, x1, g0, g1, g2), lo, v in zip(cells, lows, lv) if lo >= v])
 
     p = ("3", 2, "0.2", "0.5")
