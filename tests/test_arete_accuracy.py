@@ -142,20 +142,19 @@ def test_branch_cut_against_direct_convolution(alpha, theta, lam, t):
     """For 1/2 < alpha < 1 both engine routes apply; they share no integrand.  22 digits (the reference at 36
     digits, quadrature tolerance 1e-28): the direct convolution costs 2.5 to 4 times more at 30 digits, which
     one point keeps (below)."""
-    from arete_proofs.distributions._direct import arete_direct
-
-    with mp.workdps(36):
-        ref, _ = arete_direct(mp.mpf(t), mp.mpf(alpha), mp.mpf(theta), mp.mpf(lam), "pdf", mp.mpf(10) ** -28)
-    _assert_digits(arete.pdf(t, alpha, theta, lam, digits=22), ref, 22)
+    _against_direct(alpha, theta, lam, t, digits=22, dps=36, quad_tol=28)
 
 
 def test_branch_cut_against_direct_convolution_at_30_digits():
+    _against_direct("0.6", "1", "0.3", "0.4", digits=30, dps=50, quad_tol=40)
+
+
+def _against_direct(alpha, theta, lam, t, *, digits, dps, quad_tol):
     from arete_proofs.distributions._direct import arete_direct
 
-    alpha, theta, lam, t = "0.6", "1", "0.3", "0.4"
-    with mp.workdps(50):
-        ref, _ = arete_direct(mp.mpf(t), mp.mpf(alpha), mp.mpf(theta), mp.mpf(lam), "pdf", mp.mpf(10) ** -40)
-    _assert_digits(arete.pdf(t, alpha, theta, lam, digits=30), ref, 30)
+    with mp.workdps(dps):
+        ref, _ = arete_direct(mp.mpf(t), mp.mpf(alpha), mp.mpf(theta), mp.mpf(lam), "pdf", mp.mpf(10) ** -quad_tol)
+    _assert_digits(arete.pdf(t, alpha, theta, lam, digits=digits), ref, digits)
 
 
 # -- live independent methods --------------------------------------------------------

@@ -47,8 +47,8 @@ valid, so a cell is refined (Newton point, else bisection) only while that bound
 within :math:`\Delta` of it could need, :math:`\max_I \overline{G(I)} - \hat\varepsilon - \mathrm{tol}/4`
 (:math:`\hat\varepsilon \le \varepsilon^*`: a float64 estimate at the grid's centres).  The levels only decide how
 much is refined, never whether a bound holds; ``dips="all"`` refines every dip cell (the certificates written
-before the lazy mode record no ``dips`` choice and re-check so).  The same enclosure at the test points, in about
-half the time at :math:`m = 34`.  Cells of :math:`t` whose bound exceeds the best certified lower value (pairs evaluated
+before the lazy mode record no ``dips`` choice and re-check so).  The same enclosure at the test points, in 2.2
+instead of 3.7 CPU seconds at :math:`m = 34` and 29.8 instead of 46.6 at :math:`m = 242` (docs/benchmarks.md).  Cells of :math:`t` whose bound exceeds the best certified lower value (pairs evaluated
 in balls at float-guided peaks) by more than ``tol/2`` are bisected and evaluated directly.
 
 **The first pass** over the grid cells (every cell's bound and lower value) runs vectorised in
@@ -302,6 +302,11 @@ class _Cover(DipCells):
     def _point(self, x):
         """G at the exact point x (a ball)."""
         return self._direct(x, x)[0]
+
+    def _t_range(self):
+        """(i_lo, i_hi, shift_p, shift_m): the grid indices of the t-cells of [0, U] and the index shifts of t +- Du."""
+        N = self.N
+        return (0 - self.ja) * N, math.ceil((self.U - self.ja) * N), self.fl * N, self.ce * N
 
     # -- t cells -----------------------------------------------------------------------------------
     def _bound(self, x0, x1, d, c0, cp, cm):

@@ -44,8 +44,6 @@ def _up(x):
     return math.inf if math.isnan(v) else math.nextafter(v, math.inf)
 
 
-
-
 def _cell_G(lam, F, F1, F2, M3, c, d, S=None):
     """(G(c), G'(c), G''(I)) for the cell of centre c (exact Fraction or a ball containing it), half-width d (exact);
     ``S``: the balls ([-d, d], [0, d^2/2]) when the caller has them (a grid's cells share d)."""
@@ -62,7 +60,7 @@ def _cell_G(lam, F, F1, F2, M3, c, d, S=None):
 
 
 def _qmax(v, s, K, d):
-    """Upper bound of v + s x + K x^2/2 over |x| <= d (balls; module docstring)."""
+    """Upper bound of v + s x + K x^2/2 over |x| <= d (balls; the module docstring of ``combs_gauss``)."""
     Ku = K.upper()
     D = d if not isinstance(d, Fraction) else _bq(d)
     inc = abs(s) * D
@@ -158,6 +156,8 @@ class DipCells:
         return max(low, _qmin(h0, h1, g2, vq - x0, x1 - vq)), vq, _up(h0)
 
     def _set_dips(self, out):
+        """Store the dip cells (x0, x1, low, point, G(point) upper), sorted by start (they are disjoint, so the ends
+        are sorted too, as the searches of :meth:`_dip_low` need)."""
         out.sort(key=lambda c: c[0])
         self.starts = [c[0] for c in out]
         self.ends = [c[1] for c in out]
@@ -167,7 +167,6 @@ class DipCells:
         self.starts_f = [float(x) for x in self.starts]
         self.ends_f = [float(x) for x in self.ends]
         self.vpos_f = [float(x) for x in self.vpos]
-        # the ends' order (dip cells are disjoint, so sorting by start sorts the ends too)
 
     def _dip_targets(self):
         """(need(x0, x1) -> level, estimate): a float estimate ``est`` <= eps* of the cover (grid centres, samples of
@@ -217,46 +216,34 @@ class DipCells:
         self.dip_stats = {"cells": len(cells), "newton": 0, "bisected": 0}
         while queue:
             lows = [_qmin(g0, g1, g2, (x1 - x0) / 2) for x0, x1, g0, g1, g2 in queue]
-            lv = need([(float(c[0]), float(c[1])) for c in queue])
-            weak = [k for k in range(len(queue)) if lows[k] < lv[k]]
-            weak_set = set(weak)
-            for k, (x0, x1, g0, g1, g2) in enumerate(queue):
-                if k not in weak_set:
-                    out.append((x0, x1, lows[k], (x0 + x1) / 2, _up(g0)))
-            conv = [k for k in weak if queue[k][4].lower() > 0]
-            if conv:
-                cs = [queue[k] for k in conv]
-                vs = self._newton([float((c[0] + c[1]) / 2) for c in cs], [float(c[0]) for c in cs],
-                                  [float(c[1]) for c in cs])
-                self.dip_stats["newton"] += len(cs)
-                for (x0, x1, g0, g1, g2), v, k in zip(cs, vs, conv):
-                    out.append((x0, x1) + self._newton_low(x0, x1, g2, v, lows[k]))
-            depth += 1
+            conv, bis = [], []   # the cells below their level: convex (a Newton point) or not (bisected)
+            for c, low, level in zip(queue, lows, need([(float(c[0]), float(c[1])) for c in queue])):
+                if not low < level:
+                    out.append((c[0], c[1], low, (c[0] + c[1]) / 2, _up(c[2])))
+                else:
+                    (conv if c[4].lower() > 0 else bis).append((c, low))
             if self.progress and len(queue) > 20000:    # long levels say what they are doing
-                self.progress(f"{self.label}: dip level {depth - 1}: {len(queue)} cells, {len(weak)} below their level "
-                              f"({len(conv)} of them convex: a Newton point; the others bisected)")
-            nxt = []
-            conv_set = set(conv)
-            for k in weak:
-                if k in conv_set:
-                    continue
-                x0, x1, g0, g1, g2 = queue[k]
+                self.progress(f"{self.label}: dip level {depth}: {len(queue)} cells, {len(conv) + len(bis)} below "
+                              f"their level ({len(conv)} of them convex: a Newton point; the others bisected)")
+            if conv:
+                vs = self._newton([float((c[0] + c[1]) / 2) for c, _ in conv], [float(c[0]) for c, _ in conv],
+                                  [float(c[1]) for c, _ in conv])
+                self.dip_stats["newton"] += len(conv)
+                for ((x0, x1, g0, g1, g2), low), v in zip(conv, vs):
+                    out.append((x0, x1) + self._newton_low(x0, x1, g2, v, low))
+            depth += 1
+            queue = []
+            for (x0, x1, g0, g1, g2), low in bis:
                 if depth > 12:
-                    out.append((x0, x1, lows[k], (x0 + x1) / 2, _up(g0)))
+                    out.append((x0, x1, low, (x0 + x1) / 2, _up(g0)))
                     continue
                 self.dip_stats["bisected"] += 1
-                nxt.extend(self._halves(x0, x1))
-            queue = nxt
+                queue.extend(self._halves(x0, x1))
         if self.progress:
             st = self.dip_stats
             self.progress(f"{self.label}: {st['cells']} dip cells, {st['newton']} refined at a Newton point, "
                           f"{st['bisected']} bisected (lazy; estimate {self.est:.10g})")
         self._set_dips(out)
-
-    def _t_range(self):
-        """(i_lo, i_hi, shift_p, shift_m): the grid indices of the t-cells of [0, U] and the index shifts of t +- Du."""
-        N = self.N
-        return (0 - self.ja) * N, math.ceil((self.U - self.ja) * N), self.fl * N, self.ce * N
 
     def _dip_low(self, a, b):
         """min of the dip lower bounds over dip cells meeting [a, b]; float search lists widened by a
