@@ -171,3 +171,37 @@ def test_docs_table_is_the_modules():
     m = re.search(r"<!-- id-variance-table -->\n(.*?)<!-- /id-variance-table -->", text, re.S)
     assert m, "docs/beyond.md lacks the id-variance-table block"
     assert m.group(1).strip() == iv.variance_gap_markdown(iv.variance_gap_table()).strip()
+
+
+# ---------------------------------------------------------------------------
+# `arete floor`
+# ---------------------------------------------------------------------------
+
+def _cli(capsys, *argv):
+    from arete_proofs.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_floor_json_matches_the_library(capsys):
+    code, out, _ = _cli(capsys, "floor", "--eps", "14", "20", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert [r["eps"] for r in doc["rows"]] == ["14", "20"]
+    for r in doc["rows"]:
+        lib = iv.variance_bound(r["eps"])
+        v = r["variance"]
+        assert Fraction(v["id_bound"]) <= lib["bound"] < Fraction(v["id_bound"]) * (1 + Fraction(1, 10 ** 7))
+        assert float(v["ratio"]) <= lib["ratio"]                  # rounded down: still a bound
+        assert float(r["mean_abs"]["ratio"]) > 1.03               # Theorem C above the Staircase there
+    assert float(doc["rows"][0]["variance"]["ratio"]) >= 1.2012
+
+
+def test_cli_floor_text_and_bad_input(capsys):
+    code, out, _ = _cli(capsys, "floor", "--eps", "8", "--objective", "variance")
+    assert code == 0 and "Theorem E" in out and "E|Z|" not in out
+    for bad in ("-1", "abc", "1e400", "nan"):
+        code, _, err = _cli(capsys, "floor", "--eps", bad)
+        assert code == 2 and "--eps" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

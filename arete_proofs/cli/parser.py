@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from .._validation import PrecisionError
 from .._version import __version__
-from . import account, certify, density, epsilon, noises, optimize, region, simulate, verify
+from . import account, certify, density, epsilon, floor, noises, optimize, region, simulate, verify
 from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser, progress
 
 #: Commands that print their own progress lines (the others get :func:`main`'s heartbeat).
@@ -25,7 +25,7 @@ OWN_PROGRESS = ("verify", "certify", "certify-region")
 HEARTBEAT = 10.0
 
 #: The subcommand modules, in the order ``arete --help`` lists their commands.
-SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, optimize, simulate, account, noises)
+SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, optimize, simulate, account, noises, floor)
 
 
 def _ordered_commands() -> list[_Command]:

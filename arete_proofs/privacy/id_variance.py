@@ -20,7 +20,7 @@ Fourier inversion, :math:`g_\delta(0) = \frac1{2\pi}\int\varphi(t)e^{-\delta^2t^
 characteristic function has zeros.)
 
 **Theorem E (a floor for the variance).**  Let :math:`Z` be symmetric, ID and :math:`\varepsilon`-DP
-(:math:`\Delta = 1`).  For :math:`0 < r < \rho` and :math:`u > 0` put :math:`k = \rho/r`,
+(:math:`\Delta = 1`).  For :math:`r > 0`, :math:`0 < \rho < 1` and :math:`u > 0` put :math:`k = \rho/r`,
 :math:`\Lambda = V/r^2`,
 
 .. math::
@@ -206,49 +206,48 @@ def staircase_variance_upper(eps, gamma=None):
     return r * (1 + r) / p ** 2 + r / p * (r + p * g * g) / c + (r + p * g ** 3) / (3 * c)
 
 
-def _L_float(V, q, rho, k, u):
-    r = rho / k
-    x = V / (r * r)
+def _excess_float(beta, q23, rho, k, u):
+    """L(V)/q^{2/3} - beta at V = beta q^{2/3} (float64; the search's objective, scaled to order one at every eps)."""
+    x = beta * q23 * (k / rho) ** 2          # Lambda = V / r^2
     if x * (math.cosh(u) - 1) > 600 or u > 600:
         return -math.inf
     A = math.exp(-3 * x) / (2 * math.pi)
-    B = 2 * q * (1 - rho ** 3) / 3
-    T = 2 * V * math.exp(-u * k) * (math.cosh(u) + x * math.sinh(u) ** 2) * math.exp(x * (math.cosh(u) - 1))
-    return 3 * (A * B * B / 4) ** (1 / 3) - T
+    B0 = 2 * (1 - rho ** 3) / 3
+    TV = 2 * math.exp(-u * k) * (math.cosh(u) + x * math.sinh(u) ** 2) * math.exp(x * (math.cosh(u) - 1))
+    return 3 * (A * B0 * B0 / 4) ** (1 / 3) - beta * TV - beta
 
 
-def _root_float(q, rho, k, u):
-    """The largest V with L(V) >= V (bisection; L decreases in V)."""
-    if not (0 < rho <= 1 and k > 1 and u > 0):
+def _root_float(q23, rho, k, u):
+    """The largest beta with L(beta q^{2/3}) >= beta q^{2/3} (bisection; the excess falls with beta)."""
+    if not (0 < rho < 1 and k > 0 and u > 0):
         return 0.0
-    lo, hi = 0.0, 4 * q ** (2 / 3)
-    if _L_float(hi, q, rho, k, u) >= hi:
-        return hi
-    for _ in range(70):
+    lo, hi = 0.0, 2.0
+    for _ in range(60):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if _L_float(mid, q, rho, k, u) >= mid else (lo, mid)
+        lo, hi = (mid, hi) if _excess_float(mid, q23, rho, k, u) >= 0 else (lo, mid)
     return lo
 
 
 def _search(eps):
-    """Float64 parameters (rho, k, u) maximising the root (they only decide how good the bound is)."""
+    """Float64 parameters (rho, k, u) maximising beta (they only decide how good the bound is)."""
     from scipy.optimize import minimize
 
-    q = math.exp(-eps)
+    q23 = math.exp(-2 * eps / 3)
     best, bp = 0.0, None
-    # start near the asymptotic choice: rho ~ q^{1/9}-ish shrinking with eps, k ~ 2.4, u ~ 0.4 eps
-    for rho0 in (0.5 * math.exp(-eps / 7.5), 0.3, 0.1, 0.02):
+    # starts near the optimum's observed scaling (rho ~ e^{-eps/7.5}, k ~ 2.4, u ~ 0.39 eps) and a few fixed ones
+    for rho0 in (min(0.5, 1.3 * math.exp(-eps / 7.5)), 0.5, 0.1, 0.01):
         for k0 in (2.5, 4.0):
             x0 = [rho0, k0, max(1.0, 0.39 * eps)]
-            res = minimize(lambda p: -_root_float(q, *p), x0, method="Nelder-Mead",
-                           options=dict(maxiter=400, xatol=1e-6, fatol=1e-16 * q))
+            res = minimize(lambda p: -_root_float(q23, *p), x0, method="Nelder-Mead",
+                           options=dict(maxiter=600, xatol=1e-9, fatol=1e-12))
             if -res.fun > best:
                 best, bp = -res.fun, res.x
     return best, bp
 
 
-def _rat(x, n=10**6):
-    return Fraction(round(float(x) * n), n)
+def _rat(x):
+    """A short exact rational near ``x`` (7 significant digits)."""
+    return Fraction(f"{float(x):.7g}")
 
 
 def variance_bound(eps):
@@ -257,7 +256,8 @@ def variance_bound(eps):
 
     Returns a dict: ``bound`` (a Fraction :math:`V` with :math:`L(V) > V` proved in ``arb``), ``staircase`` (the upper
     end of :func:`staircase_variance_upper`, a float rounded up), ``ratio`` (``bound/staircase`` rounded down, a
-    float), ``params`` (the exact :math:`\rho, k, u`, as strings).  The bound holds for every smaller
+    float), ``params`` (the exact :math:`\rho, k, u`, as strings; ``None`` with ``bound`` 0 where the argument gives
+no positive bound, small :math:`\varepsilon`).  The bound holds for every smaller
     :math:`\varepsilon` too (an :math:`\varepsilon`-DP noise is :math:`\varepsilon'`-DP for :math:`\varepsilon' \ge \varepsilon`).
 
     >>> row = variance_bound(14)
@@ -265,15 +265,19 @@ def variance_bound(eps):
     True
     """
     eps = _fraction(eps, "eps")
-    v, p = _search(float(eps))
-    if v <= 0:
-        raise ValueError(f"eps = {float(eps)}: the floor argument gives no positive bound here")
+    beta, p = _search(float(eps))
+    if beta <= 0:   # the floor argument gives nothing here (small eps): the trivial bound
+        sc = math.nextafter(float(staircase_variance_upper(eps).upper()), math.inf)
+        return {"eps": float(eps), "bound": Fraction(0), "staircase": sc, "ratio": 0.0, "params": None}
     rho, k, u = (_rat(x) for x in p)
-    rho = min(rho, Fraction(1))
+    rho = min(rho, Fraction(999999, 10 ** 6))
+    q23 = (-2 * _arb(eps) / 3).exp()
     V = None
     for shrink in (1e-9, 1e-6, 1e-4, 1e-2):   # rounding the parameters moved the root a little
-        cand = Fraction(_root_float(math.exp(-float(eps)), float(rho), float(k), float(u)) * (1 - shrink))
-        cand = Fraction(math.floor(cand * 10 ** 30) if cand > 0 else 0, 10 ** 30)
+        b = _root_float(math.exp(-2 * float(eps) / 3), float(rho), float(k), float(u)) * (1 - shrink)
+        if not b > 0:
+            break
+        cand = Fraction(float((_arb(Fraction(b)) * q23).lower()))       # an exact float below beta q^{2/3}
         if cand > 0 and floor_bound(cand, eps, rho, k, u).lower() > _arb(cand):
             V = cand
             break

@@ -1,0 +1,104 @@
+"""``arete floor``: how close infinitely divisible noise can come to the Staircase, certified.
+
+The least E|Z| of any infinitely divisible (ID) eps-DP noise is at least
+:func:`arete_proofs.privacy.id_bounds.id_lower_bound` (Theorem C); the least variance of any
+*symmetric* ID eps-DP noise is at least :func:`arete_proofs.privacy.id_variance.variance_bound`
+(Theorem E).  Both are printed against the Staircase's (the least of all eps-DP noise, Lemma 27),
+for sensitivity 1 (the ratios do not depend on it).  Shared options: :mod:`arete_proofs.cli._common`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ._common import UsageError, check_number_text, command, need_flint
+
+
+def _floor_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--eps", metavar="E", nargs="+", required=True, help="privacy parameters (> 0)")
+    parser.add_argument("--objective", choices=("mean_abs", "variance", "both"), default="both",
+                        help="which floor: E|Z| (Theorem C), Var (Theorem E), or both (default)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
+
+
+def _rounded(x, digits, rounding):
+    """``x`` (float, mpf or Fraction) to ``digits`` significant digits, rounded in the given direction (a bound stays one)."""
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
+    from fractions import Fraction
+
+    ctx = Context(prec=digits, rounding=ROUND_FLOOR if rounding == "down" else ROUND_CEILING)
+    exact = Fraction(str(x)) if not isinstance(x, (Fraction, float)) else Fraction(x)
+    return str(ctx.divide(Decimal(exact.numerator), Decimal(exact.denominator)))
+
+
+def _eps_values(texts):
+    out = []
+    for t in texts:
+        check_number_text(t, "--eps")
+        try:
+            v = float(t)
+        except ValueError:
+            raise UsageError(f"--eps must be a number, got {t!r}") from None
+        if not (v > 0 and v < 700):
+            raise UsageError(f"--eps must be in (0, 700), got {t!r}")
+        out.append(t)
+    return out
+
+
+@command(
+    "floor",
+    help="certified floor of infinitely divisible noise: least E|Z| and Var against the Staircase "
+    "(extra 'certified')",
+    description="""\
+For each --eps, the certified lower bounds of infinitely divisible (ID) eps-DP noise
+(sensitivity 1; the ratios hold for every sensitivity), against the Staircase, the least of
+all eps-DP noise (Lemma 27):
+
+  mean_abs: every ID noise has E|Z| >= bound (Theorem C; above the Staircase from eps 7.1,
+            1.036 times it as eps grows);
+  variance: every symmetric ID noise has Var >= bound (Theorem E; above the Staircase from
+            eps 10, 1.2012 times it for every eps >= 14, tending to (6/pi)^(1/3) = 1.2407).
+
+Bounds are rounded down, the Staircase up.  A bound at eps holds for every smaller eps too.  Proofs: docs/beyond.md, "A lower bound for
+the infinitely divisible class".  About 1 s per eps.  Examples:
+
+    arete floor --eps 8 14 20
+    arete floor --eps 20 --objective variance --json
+""",
+    options=(_floor_arguments,),
+)
+def floor_command(args: argparse.Namespace) -> int:
+    """``arete floor``: Theorems C and E at each eps."""
+    need_flint("arete floor")
+    eps_list = _eps_values(args.eps)
+    rows = []
+    for e in eps_list:
+        row = {"eps": e}
+        if args.objective in ("mean_abs", "both"):
+            from ..privacy.id_bounds import id_lower_bound
+
+            r = id_lower_bound(e, digits=12)
+            row["mean_abs"] = {"id_bound": _rounded(r["bound"], 8, "down"),
+                               "staircase": _rounded(r["staircase"], 8, "up"),
+                               "ratio": _rounded(r["ratio"], 6, "down"), "theorem": "C", "for": "every ID noise"}
+        if args.objective in ("variance", "both"):
+            from ..privacy.id_variance import variance_bound
+
+            r = variance_bound(e)
+            row["variance"] = {"id_bound": _rounded(r["bound"], 8, "down"),
+                               "staircase": _rounded(r["staircase"], 8, "up"),
+                               "ratio": _rounded(r["ratio"], 6, "down"), "theorem": "E", "for": "every symmetric ID noise",
+                               "params": r["params"]}
+        rows.append(row)
+    if args.json:
+        print(json.dumps({"sensitivity": 1, "rows": rows}, indent=2))
+        return 0
+    for row in rows:
+        print(f"eps {row['eps']}")
+        for key, what in (("mean_abs", "E|Z|"), ("variance", "Var")):
+            if key in row:
+                v = row[key]
+                print(f"  {what:<5} bound {v['id_bound']:<14} Staircase {v['staircase']:<14} "
+                      f"ratio {v['ratio']:<8} (Theorem {v['theorem']}: {v['for']})")
+    return 0
