@@ -205,3 +205,20 @@ def test_cli_floor_text_and_bad_input(capsys):
     for bad in ("-1", "abc", "1e400", "nan"):
         code, _, err = _cli(capsys, "floor", "--eps", bad)
         assert code == 2 and "--eps" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_lemma_e1_lattice_on_integer_laws():
+    from scipy.stats import nbinom, skellam
+
+    # DLap(a) and the negative-binomial difference NB(r, p) - NB(r, p) (both symmetric ID on Z), pmf summed directly
+    for r, p in ((1.0, 0.4), (0.3, 0.7), (2.5, 0.2)):
+        j = np.arange(0, 4001)
+        w = nbinom.pmf(j, r, p)
+        p0 = float(np.sum(w * w))                        # P(N1 - N2 = 0)
+        var = 2 * r * (1 - p) / p ** 2
+        assert p0 > float(iv.lattice_peak_lower(var).upper()), (r, p)
+    # Skellam attains it (scipy's pmf, an independent formula)
+    for v in (0.3, 2.0, 9.0):
+        assert abs(skellam.pmf(0, v / 2, v / 2) / float(iv.lattice_peak_lower(v).mid()) - 1) < 1e-12
+    # broken variant: the discrete uniform on {-1, 0, 1} (not ID) has P(0) = 1/3 below the bound at v = 2/3
+    assert 1 / 3 < float(iv.lattice_peak_lower(Fraction(2, 3)).lower())

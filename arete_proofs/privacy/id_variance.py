@@ -19,6 +19,17 @@ Fourier inversion, :math:`g_\delta(0) = \frac1{2\pi}\int\varphi(t)e^{-\delta^2t^
 (The uniform law, :math:`v = 1/3`, :math:`\sup f = 1/2 < 1/\sqrt{2\pi/3}`, is not ID: its
 characteristic function has zeros.)
 
+**Lemma E1' (the lattice version: the Skellam law has the least peak).**  A symmetric ID law on
+:math:`\mathbb Z` with variance :math:`v` has :math:`P(X = 0) \ge e^{-v}I_0(v)`, the Skellam law
+:math:`\mathrm{Sk}(v/2, v/2)`'s, with equality for it.  *Proof.*  An ID law carried by :math:`\mathbb Z` has no
+Gaussian part and its Lévy measure :math:`(\nu_k)` lives on :math:`\mathbb Z \setminus \{0\}` (Sato, *Lévy processes
+and infinitely divisible distributions*, Section 24), so :math:`\psi(t) = \sum_k \nu_k(1 - \cos kt) \le
+v(1 - \cos t)` by :math:`1 - \cos kt \le k^2(1 - \cos t)` (Theorem D's inequality of
+:mod:`arete_proofs.privacy.id_bounds`), and :math:`P(X = 0) = \frac1{2\pi}\int_{-\pi}^{\pi}\varphi \ge
+\frac1{2\pi}\int_{-\pi}^{\pi} e^{-v(1-\cos t)}dt = e^{-v}I_0(v)`.  :math:`\square`  (It is why a Skellam smoothing
+is the natural one for the discrete analogue of docs/beyond.md; the discrete uniform law on
+:math:`\{-1, 0, 1\}`, :math:`v = 2/3`, :math:`P(0) = 1/3 < 0.572`, is not ID.)
+
 **Theorem E (a floor for the variance).**  Let :math:`Z` be symmetric, ID and :math:`\varepsilon`-DP
 (:math:`\Delta = 1`).  For :math:`r > 0`, :math:`0 < \rho < 1` and :math:`u > 0` put :math:`k = \rho/r`,
 :math:`\Lambda = V/r^2`,
@@ -88,6 +99,7 @@ from fractions import Fraction
 
 __all__ = [
     "sup_density_lower",
+    "lattice_peak_lower",
     "small_jump_tail",
     "floor_bound",
     "staircase_variance_upper",
@@ -140,6 +152,21 @@ def sup_density_lower(variance):
     """
     v = _arb(_fraction(variance, "variance"))
     return 1 / (2 * _arb(_flint().arb.pi()) * v).sqrt()
+
+
+def lattice_peak_lower(variance):
+    r"""Lemma E1': :math:`e^{-v}I_0(v) \le P(X = 0)` for every symmetric ID law on :math:`\mathbb Z` of variance :math:`v` (a ball).
+
+    Equality for the Skellam law :math:`\mathrm{Sk}(v/2, v/2)`; the discrete Laplace law DLap(a) (ID, variance
+    :math:`2e^{-a}/(1-e^{-a})^2`, :math:`P(0) = \tanh(a/2)`) is above it:
+
+    >>> a = 1.3
+    >>> v = 2 * math.exp(-a) / (1 - math.exp(-a)) ** 2
+    >>> bool(lattice_peak_lower(v).upper() < math.tanh(a / 2))
+    True
+    """
+    v = _arb(_fraction(variance, "variance"))
+    return (-v).exp() * v.bessel_i(0)
 
 
 def small_jump_tail(V, r, rho, u):
