@@ -222,3 +222,15 @@ def test_lemma_e1_lattice_on_integer_laws():
         assert abs(skellam.pmf(0, v / 2, v / 2) / float(iv.lattice_peak_lower(v).mid()) - 1) < 1e-12
     # broken variant: the discrete uniform on {-1, 0, 1} (not ID) has P(0) = 1/3 below the bound at v = 2/3
     assert 1 / 3 < float(iv.lattice_peak_lower(Fraction(2, 3)).lower())
+
+
+def test_the_ratio_plot_draws_both_floors(monkeypatch):
+    pytest.importorskip("matplotlib")
+    from arete_proofs.walkthrough import frontier
+
+    monkeypatch.setattr(frontier, "FLOOR_EPS", (14, 20))
+    fig = frontier.plot_ratios(floors=True)
+    labels = [ln.get_label() for ax in fig.axes for ln in ax.get_lines()]
+    assert "ID floor (Theorem C)" in labels and "symmetric ID floor (Theorem E)" in labels
+    var_floor = next(ln for ln in fig.axes[1].get_lines() if ln.get_label().startswith("symmetric"))
+    assert list(var_floor.get_xdata()) == [14, 20] and min(var_floor.get_ydata()) > 1.2

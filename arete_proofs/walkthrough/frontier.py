@@ -376,13 +376,31 @@ def _lattice_cell(g):
     return f"{_f(g['a'], 6)}, {top}{m}, {_f(g['sigma'], 4)}; {tight}"
 
 
-def plot_ratios(docs=None, *, pyplot=False):
+#: The epsilons at which :func:`plot_ratios` (``floors=True``) draws the certified floors of ID noise.
+FLOOR_EPS = (8, 10, 12, 14, 16, 18, 20)
+
+
+def _floors(key):
+    """(eps, ratio) of the certified floor of ID noise: Theorem C (E|Z|, any ID noise) or E (Var, symmetric ID)."""
+    if key == "mean_abs":
+        from ..privacy.id_bounds import id_lower_bound
+
+        return [(e, float(id_lower_bound(e, digits=8)["ratio"])) for e in FLOOR_EPS]
+    from ..privacy.id_variance import variance_bound
+
+    return [(e, variance_bound(e)["ratio"]) for e in FLOOR_EPS]
+
+
+def plot_ratios(docs=None, *, pyplot=False, floors=False):
     r"""The ratio plot of docs/beyond.md: each family's least :math:`E|Z|` (left) and Var (right) over the
     Staircase's (Lemma 27, the floor of every :math:`\varepsilon`-DP noise) against :math:`\varepsilon`,
     from the shipped files (``docs``: a list of loaded files; default :data:`DATA` and :data:`VARIANCE`).
     Hollow markers: rows whose tight epsilon is not certified (float64 estimates); squares: rows searched over
     :math:`m \le` ``m_max`` only (``--m-max``, so that they could be certified), each with its uncapped float64
-    optimum (``uncapped``) as a hollow marker.  Returns the figure.
+    optimum (``uncapped``) as a hollow marker.  ``floors``: also the certified floors of infinitely divisible noise
+    (black dashes: :func:`arete_proofs.privacy.id_bounds.id_lower_bound`, every ID noise, on the E|Z| panel;
+    :func:`arete_proofs.privacy.id_variance.variance_bound`, every symmetric ID noise, on the Var panel), at
+    :data:`FLOOR_EPS` (about 5 s).  Returns the figure.
 
     >>> fig = plot_ratios()
     >>> len(fig.axes)
@@ -413,6 +431,11 @@ def plot_ratios(docs=None, *, pyplot=False):
                    for r in doc["rows"] if r.get(part) and key in r[part].get("uncapped", {})]
             for x, y in unc:   # the uncapped float64 optimum: hollow (not certified)
                 ax.semilogy([x], [y], f"C{i}o", ms=4, mfc="none")
+        if floors:   # no ID noise (symmetric, for Var) can lie below this line
+            pts = _floors(key)
+            ax.semilogy([p[0] for p in pts], [p[1] for p in pts], "k--", lw=1,
+                        label="ID floor (Theorem C)" if key == "mean_abs" else "symmetric ID floor (Theorem E)")
+            ax.legend(fontsize=7)
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xlabel("eps (Delta = 1)")
         ax.set_ylabel(("E|Z|" if key == "mean_abs" else "Var Z") + " / Staircase")
