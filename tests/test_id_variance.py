@@ -234,3 +234,15 @@ def test_the_ratio_plot_draws_both_floors(monkeypatch):
     assert "ID floor (Theorem C)" in labels and "symmetric ID floor (Theorem E)" in labels
     var_floor = next(ln for ln in fig.axes[1].get_lines() if ln.get_label().startswith("symmetric"))
     assert list(var_floor.get_xdata()) == [14, 20] and min(var_floor.get_ydata()) > 1.2
+
+
+def test_cli_floor_from_is_the_interval_claim(capsys):
+    code, out, _ = _cli(capsys, "floor", "--from", "20", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    R, _ = iv.variance_gap_interval(20, step="2")
+    assert float(doc["variance_ratio"]) <= R < float(doc["variance_ratio"]) + 1e-5
+    for argv in (("floor",), ("floor", "--eps", "8", "--from", "14"), ("floor", "--from", "x")):
+        code, _, err = _cli(capsys, *argv)
+        assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "--from" in err

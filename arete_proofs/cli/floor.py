@@ -16,7 +16,9 @@ from ._common import UsageError, check_number_text, command, need_flint
 
 
 def _floor_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--eps", metavar="E", nargs="+", required=True, help="privacy parameters (> 0)")
+    parser.add_argument("--eps", metavar="E", nargs="+", help="privacy parameters (> 0)")
+    parser.add_argument("--from", dest="eps_from", metavar="E0", default=None,
+                        help="instead: the variance ratio proved for every eps >= E0 at once (Theorem E; about 5 s)")
     parser.add_argument("--objective", choices=("mean_abs", "variance", "both"), default="both",
                         help="which floor: E|Z| (Theorem C), Var (Theorem E), or both (default)")
     parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
@@ -32,16 +34,39 @@ def _rounded(x, digits, rounding):
     return str(ctx.divide(Decimal(exact.numerator), Decimal(exact.denominator)))
 
 
-def _eps_values(texts):
+def _from(args) -> int:
+    """``--from E0``: the least ratio of Theorem E over every eps >= E0 (grid cells of 0.25 up to 20, then 2)."""
+    from ..privacy.id_variance import variance_gap_interval
+
+    (e0,) = _eps_values([args.eps_from], "--from")
+    v = float(e0)
+    cells = []
+    if v < 20:
+        r, rows = variance_gap_interval(e0, 20, step="0.25")
+        cells += rows
+    r, rows = variance_gap_interval(max(v, 20), step="2")
+    cells += rows
+    ratio = min(c["ratio"] for c in cells)
+    text = _rounded(ratio, 6, "down")
+    if args.json:
+        print(json.dumps({"sensitivity": 1, "from": e0, "variance_ratio": text, "theorem": "E",
+                          "for": "every symmetric ID noise and every eps >= from", "cells": len(cells)}, indent=2))
+    else:
+        print(f"every symmetric ID noise, every eps >= {e0}: Var >= {text} x the Staircase's (Theorem E, "
+              f"{len(cells)} cells)")
+    return 0
+
+
+def _eps_values(texts, option="--eps"):
     out = []
     for t in texts:
-        check_number_text(t, "--eps")
+        check_number_text(t, option)
         try:
             v = float(t)
         except ValueError:
-            raise UsageError(f"--eps must be a number, got {t!r}") from None
+            raise UsageError(f"{option} must be a number, got {t!r}") from None
         if not (v > 0 and v < 700):
-            raise UsageError(f"--eps must be in (0, 700), got {t!r}")
+            raise UsageError(f"{option} must be in (0, 700), got {t!r}")
         out.append(t)
     return out
 
@@ -65,12 +90,17 @@ the infinitely divisible class".  About 1 s per eps.  Examples:
 
     arete floor --eps 8 14 20
     arete floor --eps 20 --objective variance --json
+    arete floor --from 14          # Var >= 1.20128 x the Staircase for every eps >= 14
 """,
     options=(_floor_arguments,),
 )
 def floor_command(args: argparse.Namespace) -> int:
     """``arete floor``: Theorems C and E at each eps."""
     need_flint("arete floor")
+    if (args.eps is None) == (args.eps_from is None):
+        raise UsageError("give either --eps E [E ...] or --from E0")
+    if args.eps_from is not None:
+        return _from(args)
     eps_list = _eps_values(args.eps)
     rows = []
     for e in eps_list:
