@@ -31,7 +31,7 @@ from scipy.special import ndtr
 from scipy.stats import skellam
 
 
-def jump_law(lams, ds, tail=1e-15):
+def jump_law(lams, ds, tail=1e-13):
     """(positions, weights) of sum_j d_j Skellam(lam_j/2, lam_j/2), weights below ``tail`` dropped."""
     pos, w = np.array([0.0]), np.array([1.0])
     for lam, d in zip(lams, ds):
@@ -58,7 +58,7 @@ def constants(lams, ds):
         x = np.atleast_1d(x)
         return (w[None, :] * np.exp(-(x[:, None] - pos[None, :]) ** 2 / 2)).sum(axis=1) / math.sqrt(2 * math.pi)
 
-    xs = np.linspace(0.0, span, 1201)         # symmetric: x >= 0 suffices
+    xs = np.linspace(0.0, span, 601)         # symmetric: x >= 0 suffices
     fx = f(xs)
     i = int(np.argmax(fx))
     a, b = xs[max(i - 1, 0)], xs[min(i + 1, len(xs) - 1)]
@@ -109,7 +109,7 @@ def main(argv=None):
             x0 = np.concatenate([rng.normal(-1, 1.5, K), rng.normal(0.3, 0.8, K)])
 
             def unpack(x):
-                return np.exp(np.clip(x[:K], -12, 2.5)), np.exp(np.clip(x[K:], -6, 2.5))
+                return np.exp(np.clip(x[:K], -12, 1.5)), np.exp(np.clip(x[K:], -6, 2.5))   # rates <= 4.5: supports stay small
 
             res = minimize(lambda x: math.log(constants(*unpack(x))[0]), x0, method="Nelder-Mead",
                            options=dict(maxiter=300 * K, xatol=1e-5, fatol=1e-9))
