@@ -40,7 +40,7 @@ from pathlib import Path
 from mpmath import mp
 
 __all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "LATTICE", "compute_part", "lattice_problem", "compute", "certify_rows", "same_params", "load", "ratio",
-           "table_markdown", "update_page", "plot_ratios"]
+           "table_markdown", "update_page", "plot_ratios", "FLOOR_EPS"]
 
 #: the shipped results (``docs/data/frontier.json`` of the source tree)
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "frontier.json"
