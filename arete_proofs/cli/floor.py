@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import UsageError, check_number_text, command, need_flint
+from ._common import UsageError, command, format_bound, need_flint, positive_option
 
 
 def _floor_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,16 +22,6 @@ def _floor_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--objective", choices=("mean_abs", "variance", "both"), default="both",
                         help="which floor: E|Z| (Theorem C), Var (Theorem E), or both (default)")
     parser.add_argument("--json", action="store_true", help="print one JSON document (numbers as strings)")
-
-
-def _rounded(x, digits, rounding):
-    """``x`` (float, mpf or Fraction) to ``digits`` significant digits, rounded in the given direction (a bound stays one)."""
-    from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
-    from fractions import Fraction
-
-    ctx = Context(prec=digits, rounding=ROUND_FLOOR if rounding == "down" else ROUND_CEILING)
-    exact = Fraction(str(x)) if not isinstance(x, (Fraction, float)) else Fraction(x)
-    return str(ctx.divide(Decimal(exact.numerator), Decimal(exact.denominator)))
 
 
 def _from(args) -> int:
@@ -47,7 +37,7 @@ def _from(args) -> int:
     r, rows = variance_gap_interval(max(v, 20), step="2")
     cells += rows
     ratio = min(c["ratio"] for c in cells)
-    text = _rounded(ratio, 6, "down")
+    text = format_bound(ratio, 6, upward=False)
     if args.json:
         print(json.dumps({"sensitivity": 1, "from": e0, "variance_ratio": text, "theorem": "E",
                           "for": "every symmetric ID noise and every eps >= from", "cells": len(cells)}, indent=2))
@@ -58,17 +48,11 @@ def _from(args) -> int:
 
 
 def _eps_values(texts, option="--eps"):
-    out = []
+    """The texts, each a positive number below 700 (beyond, e^-eps underflows float64), else a one-line error."""
     for t in texts:
-        check_number_text(t, option)
-        try:
-            v = float(t)
-        except ValueError:
-            raise UsageError(f"{option} must be a number, got {t!r}") from None
-        if not (v > 0 and v < 700):
+        if not positive_option(t, option) < 700:
             raise UsageError(f"{option} must be in (0, 700), got {t!r}")
-        out.append(t)
-    return out
+    return list(texts)
 
 
 @command(
@@ -109,16 +93,17 @@ def floor_command(args: argparse.Namespace) -> int:
             from ..privacy.id_bounds import id_lower_bound
 
             r = id_lower_bound(e, digits=12)
-            row["mean_abs"] = {"id_bound": _rounded(r["bound"], 8, "down"),
-                               "staircase": _rounded(r["staircase"], 8, "up"),
-                               "ratio": _rounded(r["ratio"], 6, "down"), "theorem": "C", "for": "every ID noise"}
+            row["mean_abs"] = {"id_bound": format_bound(r["bound"], 8, upward=False),
+                               "staircase": format_bound(r["staircase"], 8, upward=True),
+                               "ratio": format_bound(r["ratio"], 6, upward=False), "theorem": "C", "for": "every ID noise"}
         if args.objective in ("variance", "both"):
             from ..privacy.id_variance import variance_bound
 
             r = variance_bound(e)
-            row["variance"] = {"id_bound": _rounded(r["bound"], 8, "down"),
-                               "staircase": _rounded(r["staircase"], 8, "up"),
-                               "ratio": _rounded(r["ratio"], 6, "down"), "theorem": "E", "for": "every symmetric ID noise",
+            # the bound is an exact float value held as a Fraction (variance_bound), so float() loses nothing
+            row["variance"] = {"id_bound": format_bound(float(r["bound"]), 8, upward=False),
+                               "staircase": format_bound(r["staircase"], 8, upward=True),
+                               "ratio": format_bound(r["ratio"], 6, upward=False), "theorem": "E", "for": "every symmetric ID noise",
                                "params": r["params"]}
         rows.append(row)
     if args.json:

@@ -96,6 +96,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from .id_bounds import _arb_frac, _flint, _fraction
 
 __all__ = [
     "sup_density_lower",
@@ -116,17 +117,12 @@ __all__ = [
 VARIANCE_GAP_EPS = (8, 10, 12, 13, 14, 15, 16, 18, 20, 25, 30, 40)
 
 
-def _flint():
-    import flint
-
-    return flint
-
-
-def _fraction(value, name):
-    """An exact positive finite Fraction from an int, float, Fraction or decimal string (one-line error otherwise)."""
+def _positive(value, name):
+    """An exact positive finite Fraction (``id_bounds._fraction``: Fraction, int, float, decimal string or mpf), else a
+    one-line error naming ``name``."""
     try:
-        x = Fraction(value) if not isinstance(value, float) else Fraction(value)
-    except (TypeError, ValueError, OverflowError):
+        x = _fraction(value, name)
+    except (TypeError, ValueError, OverflowError):   # 'abc', nan, inf
         raise ValueError(f"{name} must be a positive finite number, got {value!r}") from None
     if not x > 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
@@ -135,10 +131,7 @@ def _fraction(value, name):
 
 def _arb(x):
     """An exact ``arb`` from an int, a Fraction or a float (floats are dyadic: exact)."""
-    flint = _flint()
-    if isinstance(x, Fraction):
-        return flint.arb(x.numerator) / flint.arb(x.denominator)
-    return flint.arb(x)
+    return _arb_frac(x, _flint()) if isinstance(x, Fraction) else _flint().arb(x)
 
 
 def sup_density_lower(variance):
@@ -150,8 +143,8 @@ def sup_density_lower(variance):
     >>> bool(sup_density_lower(2 * b * b).upper() < 1 / (2 * b))
     True
     """
-    v = _arb(_fraction(variance, "variance"))
-    return 1 / (2 * _arb(_flint().arb.pi()) * v).sqrt()
+    v = _arb(_positive(variance, "variance"))
+    return 1 / (2 * _flint().arb.pi() * v).sqrt()
 
 
 def lattice_peak_lower(variance):
@@ -165,7 +158,7 @@ def lattice_peak_lower(variance):
     >>> bool(lattice_peak_lower(v).upper() < math.tanh(a / 2))
     True
     """
-    v = _arb(_fraction(variance, "variance"))
+    v = _arb(_positive(variance, "variance"))
     return (-v).exp() * v.bessel_i(0)
 
 
@@ -190,7 +183,6 @@ def floor_bound(V, eps, rho, k, u):
     r"""The ball :math:`L(V)` of Theorem E (parameters exact: ``rho``, ``k`` = :math:`\rho/r`, ``u``); :math:`L(V) > V`
     proves :math:`\operatorname{Var} Z \ge V` for symmetric ID :math:`\varepsilon`-DP noise, :math:`\Delta = 1`.
 
-    >>> q = math.exp(-20)
     >>> V = 1.26e-6
     >>> bool(floor_bound(V, 20, Fraction(1, 10), Fraction(12, 5), Fraction(39, 5)).lower() > V)
     True
@@ -284,14 +276,14 @@ def variance_bound(eps):
     Returns a dict: ``bound`` (a Fraction :math:`V` with :math:`L(V) > V` proved in ``arb``), ``staircase`` (the upper
     end of :func:`staircase_variance_upper`, a float rounded up), ``ratio`` (``bound/staircase`` rounded down, a
     float), ``params`` (the exact :math:`\rho, k, u`, as strings; ``None`` with ``bound`` 0 where the argument gives
-no positive bound, small :math:`\varepsilon`).  The bound holds for every smaller
+    no positive bound, small :math:`\varepsilon`).  The bound holds for every smaller
     :math:`\varepsilon` too (an :math:`\varepsilon`-DP noise is :math:`\varepsilon'`-DP for :math:`\varepsilon' \ge \varepsilon`).
 
     >>> row = variance_bound(14)
     >>> 1.20 < row["ratio"] < 1.21
     True
     """
-    eps = _fraction(eps, "eps")
+    eps = _positive(eps, "eps")
     beta, p = _search(float(eps))
     if beta <= 0:   # the floor argument gives nothing here (small eps): the trivial bound
         sc = math.nextafter(float(staircase_variance_upper(eps).upper()), math.inf)
@@ -375,9 +367,9 @@ def variance_gap_interval(eps_lo, eps_hi=None, *, step="0.25", pieces=64):
     >>> 1.235 < R < 1.2364 and rows[-1]["eps_hi"] == math.inf
     True
     """
-    lo = _fraction(eps_lo, "eps_lo")
-    st = _fraction(step, "step")
-    hi = None if eps_hi is None else _fraction(eps_hi, "eps_hi")
+    lo = _positive(eps_lo, "eps_lo")
+    st = _positive(step, "step")
+    hi = None if eps_hi is None else _positive(eps_hi, "eps_hi")
     if hi is not None and not hi > lo:
         raise ValueError(f"eps_hi must be > eps_lo, got {eps_hi!r}")
     grid = [lo]
