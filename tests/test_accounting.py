@@ -11,7 +11,7 @@ import pytest
 from mpmath import mp
 from scipy.integrate import quad
 
-from arete_proofs.cli import main
+from _cli import run  # tests/_cli.py
 from arete_proofs.distributions import fast
 from arete_proofs.noise import make
 from arete_proofs.privacy import accounting as acc
@@ -88,12 +88,6 @@ def test_inverse():
 def test_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_account_exact(capsys):

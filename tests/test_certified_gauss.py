@@ -21,7 +21,7 @@ flint = pytest.importorskip("flint")
 from flint import arb  # noqa: E402
 
 from arete_proofs.certified import gauss  # noqa: E402
-from arete_proofs.cli import main  # noqa: E402
+from _cli import run  # noqa: E402  (tests/_cli.py)
 from arete_proofs.distributions import arete_gauss, gamma_gamma  # noqa: E402
 
 #: issue 17's eps = 8 optimum of X1 - X2 + N(0, sigma^2) (lam = 0)
@@ -35,12 +35,6 @@ MODERATE = ("0.25", "0.5", 0, "0.1")
 MOD_LOWER, MOD_UPPER = 4.18515682333227, 4.1851568233383
 #: the coarse cover of the broken-variant test: the maximiser t* = 0.00162 is 3.8e-4 from 0.002
 COARSE = [0, "0.001", "0.002", "0.004", "0.008", "0.016", "0.05", "0.1"]
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ------------------------------------------------------------------------------------ the density

@@ -21,19 +21,13 @@ from mpmath import mp
 
 import arete_proofs
 from arete_proofs.distributions import arete
-from arete_proofs.cli import add_noise_options, build_parser, format_value, main, resolve_noise
+from arete_proofs.cli import add_noise_options, build_parser, format_value, resolve_noise
 from arete_proofs.distributions.params import paper_parameters
+from _cli import run  # tests/_cli.py
 
 REPO = Path(__file__).resolve().parents[1]
 PARAMS = ["--alpha", "0.5", "--theta", "1", "--lam", "0.5"]
 API_PARAMS = ("0.5", "1", "0.5")
-
-
-def run(capsys, *argv):
-    """Run ``main(argv)`` in-process; return (exit status, stdout, stderr)."""
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def significant_digits(token: str) -> int:

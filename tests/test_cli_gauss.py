@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from mpmath import mp
 
-from arete_proofs.cli import main
+from _cli import run  # tests/_cli.py
 from arete_proofs.mechanisms import sampling
 from _gauss_reference import fourier as _fourier  # noqa: E402  (tests/_gauss_reference.py)
 
@@ -28,12 +28,6 @@ from _gauss_reference import fourier as _fourier  # noqa: E402  (tests/_gauss_re
 OPT8 = ["--alpha", "0.014727", "--theta", "0.85419", "--lam", "0", "--sigma", "0.027054"]
 OPT8_EPS_12 = mp.mpf("7.9999474021")
 ARETE = ["--alpha", "0.5", "--theta", "1", "--lam", "0.5"]
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _rel(a, b):

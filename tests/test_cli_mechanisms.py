@@ -8,13 +8,7 @@ import numpy as np
 import pytest
 
 from arete_proofs.mechanisms import sampling
-from arete_proofs.cli import main
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+from _cli import run  # tests/_cli.py
 
 
 def test_simulate_text_and_json(capsys):

@@ -9,14 +9,9 @@ from mpmath import mp
 
 from arete_proofs.privacy import tight as privacy
 from arete_proofs.cli import main
+from _cli import run  # tests/_cli.py
 from arete_proofs.distributions import fast
 from arete_proofs.distributions.params import FIGURE_4
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_epsilon_lines_match_library(capsys):

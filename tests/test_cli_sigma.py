@@ -7,13 +7,7 @@ import json
 import pytest
 from mpmath import mp
 
-from arete_proofs.cli import main
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+from _cli import run  # tests/_cli.py
 
 
 # lam >= theta: the tight epsilon is Delta/lam = 0.5 in closed form (tight_gauss item 6), so delta(eps >= 0.5) = 0

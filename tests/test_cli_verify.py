@@ -7,14 +7,8 @@ import re
 
 import pytest
 
-from arete_proofs.cli import main
+from _cli import run  # tests/_cli.py
 from arete_proofs.chain.registry import STATEMENT_IDS
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_verify_table_and_json(capsys, tmp_path):

@@ -27,7 +27,7 @@ import pytest
 from mpmath import mp
 
 from arete_proofs import mechanisms
-from arete_proofs.cli import main
+from _cli import run as _run  # tests/_cli.py
 from arete_proofs.distributions import arete, arete_gauss as ag, fast_gauss as fg, gamma_gamma
 from arete_proofs.privacy import tight_gauss as tg
 from _gauss_reference import fourier as _fourier  # noqa: E402  (tests/_gauss_reference.py)
@@ -264,12 +264,6 @@ def test_check_cover_refuses_alpha_at_least_one():
 # --------------------------------------------------------------------------
 
 ALPHA2 = ["--alpha", "2", "--theta", "0.5", "--lam", "0.2", "--sigma", "0.1"]
-
-
-def _run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_density_and_cdf(capsys):

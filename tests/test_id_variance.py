@@ -21,6 +21,7 @@ import pytest
 pytest.importorskip("flint")
 
 from arete_proofs.privacy import id_variance as iv   # noqa: E402
+from _cli import run as _cli  # noqa: E402  (tests/_cli.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -176,13 +177,6 @@ def test_docs_table_is_the_modules():
 # ---------------------------------------------------------------------------
 # `arete floor`
 # ---------------------------------------------------------------------------
-
-def _cli(capsys, *argv):
-    from arete_proofs.cli import main
-
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_floor_json_matches_the_library(capsys):
