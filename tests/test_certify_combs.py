@@ -413,3 +413,26 @@ def test_pole_constants_at_more_bits_where_the_partial_fractions_cancel():
             q = float(ref[k])
             assert float(hi[k].lower()) - 1e-30 <= q <= float(hi[k].upper()) + 1e-30, k
             assert float(plain[k].lower()) - 1e-30 <= q <= float(plain[k].upper()) + 1e-30, k
+
+
+def test_lattice_gauss_goal_and_capped_dips():
+    """dips='capped' (no dip cell asked for more than its centre value less tol/16) gives the lazy mode's
+    enclosure; a ``goal`` above eps* lets the covers stop there: the upper end is at most the goal, still above the
+    tight cover's lower end, the goal is recorded and :func:`check` re-proves it; an edited upper end is refused."""
+    from arete_proofs.certified import combs_gauss as cg
+
+    p = ("3", 2, "0.2", "0.5")
+    lazy = cg.certify_lattice_gauss(*p, 1, tol="1e-6", dips="lazy")
+    capped = cg.certify_lattice_gauss(*p, 1, tol="1e-6", dips="capped")
+    assert capped.lower == lazy.lower and abs(capped.upper - lazy.upper) < 1e-7
+    goal = repr(lazy.upper + 0.01)
+    loose = cg.certify_lattice_gauss(*p, 1, tol="1e-6", dips="capped", goal=goal)
+    assert lazy.lower <= loose.upper <= float(goal) and loose.lower <= lazy.upper
+    assert loose.cells < lazy.cells and loose.choices["dips"] == "capped"
+    assert Fraction(loose.choices["goal"]) == Fraction(goal)       # recorded exactly, like the other choices
+    doc = loose.to_json()
+    assert cg.check(doc).ok
+    doc["upper"] = repr(lazy.lower - 1e-4)          # below eps*: the recomputation refutes it
+    assert not cg.check(doc).ok
+    with pytest.raises(ValueError, match="goal"):
+        cg.certify_lattice_gauss(*p, 1, goal="x")

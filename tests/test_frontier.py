@@ -190,3 +190,18 @@ def test_a_capped_run_keeps_the_uncapped_estimate_it_replaces(tmp_path, monkeypa
     new = frontier.compute([15], parts=("lattice_top",), out=str(out), m_max=500)
     g = next(r for r in new["rows"] if float(r["eps"]) == 15.0)["lattice_top"]
     assert g["m_max"] == 500 and g["uncapped"]["m"] == old["m"] and g["uncapped"]["mean_abs"] == old["mean_abs"]
+
+
+@pytest.mark.parametrize("argv, word", [(["--eps", "15", "--margin", "0"], "--margin"),
+                                        (["--eps", "15", "--margin", "0.5"], "--margin"),
+                                        (["--certify", "--out", "x.json", "--tol", "abc"], "--tol"),
+                                        (["--certify", "--out", "x.json", "--tol", "2"], "--tol")])
+def test_frontier_cli_refuses_a_bad_margin_or_tol(argv, word, capsys):
+    """--margin (the search's target eps (1 - margin)) and --tol (the certificate's width): one line, exit 2."""
+    from arete_proofs.walkthrough.frontier import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert word in err.splitlines()[-1] and "Traceback" not in err

@@ -439,7 +439,8 @@ class _Cover(DipCells):
             if lo > best:
                 best, pair = lo, t
         cells, stuck, seq, splits = len(los), -math.inf, len(los) + i_hi, 0
-        while heap and -heap[0][0] > best + self.tol and splits < self.max_cells:
+        goal = getattr(self, "goal", -math.inf)   # a bound at most ``goal`` suffices (certify_lattice_gauss)
+        while heap and -heap[0][0] > max(best + self.tol, goal) and splits < self.max_cells:
             item = heapq.heappop(heap)
             a, b = cell(item)
             if b - a < Fraction(1, 2 ** 40):   # no progress by bisection: keep the bound as it is
@@ -484,7 +485,7 @@ def _tail_constants(lam, beta, lamf, betaf):
 
 def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, theta=None, n0=None, N=16, R=None,
                           J=None, max_cells=400_000, progress=None, cells_per_step=None, a_top=None, comb_prec=None,
-                          dips="lazy"):
+                          dips="lazy", goal=None):
     r"""Certified :math:`[\mathrm{lower}, \mathrm{upper}] \ni \varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (module docstring).
 
     A :class:`GaussCombCertificate`; ``upper`` is proved, its distance to ``lower`` is about
@@ -500,15 +501,21 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     exceeds ``prec / 2``, else ``prec``; recorded in ``choices``).  At :math:`m = 658` the cancellation is about 190
     bits: at 128 the table's balls were wider than the values, and the cover bisected every dip cell to depth 12.
     ``dips``: ``"lazy"`` (refine a dip cell only while nearby t-cells could need it) or ``"all"`` (module docstring;
-    recorded in ``choices``).
+    recorded in ``choices``; ``"capped"``: lazy, and no dip cell asked for more than its centre value less ``tol``/16,
+    which the flat combs of the large-:math:`m` rows need, see :meth:`gauss_cells.DipCells._dips_lazy`).  ``goal``: an
+    upper bound at most this suffices: the covers stop refining there (the limit law's at ``goal`` less
+    :math:`2\eta`), so ``upper`` can be further than ``tol`` from ``lower`` but is still proved; with a row's margin
+    (``goal`` = :math:`\varepsilon`, the loss about :math:`\varepsilon(1 - \text{margin})`) the cover resolves only
+    that margin, not ``tol`` (recorded in ``choices``).
 
     >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-6")     # DLap(2) on Z + N(0, 0.09)
     >>> r.upper <= 2 + 1 / (2 * 0.09) + 1e-9       # below a Delta + the Gaussian's Delta^2/(2 sigma^2) (composition)
     True
     """
     t_start = time.perf_counter()
-    if dips not in ("lazy", "all"):
-        raise ValueError(f"dips must be 'lazy' or 'all', got {dips!r}")
+    if dips not in ("lazy", "all", "capped"):
+        raise ValueError(f"dips must be 'lazy', 'capped' or 'all', got {dips!r}")
+    goalq = None if goal is None else _exact(goal, "goal")
     mm = _int(m, "m")
     N = _int(cells_per_step if cells_per_step is not None else N, "N")
     w, ra = _comb_parts(range(1, mm + 1), [a] * (mm - 1) + [a if a_top is None else a_top])
@@ -590,7 +597,10 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         jb = math.ceil(wper + Du) + 2 + R
         lim = _Law(lambda k: C[k % wper], ja, jb, lam, beta, R, comb.cmax)
         cov = _Cover(lim, Fraction(wper), Du, N, tolf / 2, max_cells, say, "limit law")
-        Lu, Ll, Lt, c1 = cov.run(lazy=dips == "lazy")
+        if goalq is not None:   # the tail's bound is Lu + 2 eta: its cover may stop at goal - 2 eta (float, below)
+            cov.goal = math.nextafter(float(goalq) - 2 * float(eta), -math.inf) - 4 * math.ulp(float(goalq))
+        cov.dip_cap = dips == "capped"
+        Lu, Ll, Lt, c1 = cov.run(lazy=dips != "all")
         say(f"limit law: [{Ll:.12g}, {Lu:.12g}] ({c1} cells, {time.perf_counter() - t_start:.1f} s)")
         ja = math.floor(-Du) - 2 - R
         jb = math.ceil(U_win + Du) + 2 + R
@@ -603,11 +613,14 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         law = _Law(qwin, ja, jb, lam, beta, R, comb.cmax)
         say(f"window: {jb - ja + 1} lattice points in balls ({time.perf_counter() - t_start:.1f} s)")
         cov = _Cover(law, U_win, Du, N, tolf / 2, max_cells, say, "window")
-        Wu, Wl, Wt, c2 = cov.run(lazy=dips == "lazy")
+        if goalq is not None:
+            cov.goal = float(goalq)
+        cov.dip_cap = dips == "capped"
+        Wu, Wl, Wt, c2 = cov.run(lazy=dips != "all")
         say(f"window: [{Wl:.12g}, {Wu:.12g}] ({c2} cells, {time.perf_counter() - t_start:.1f} s)")
     upper = max(Wu, math.nextafter(Lu + 2 * eta, math.inf))
     choices = {"N": N, "R": R, "J": J, "n0": n0, "theta": _txt(th), "prec": int(prec), "tol": _txt(tolq),
-               "comb_prec": comb_prec, "dips": dips}
+               "comb_prec": comb_prec, "dips": dips, **({"goal": _txt(goalq)} if goalq is not None else {})}
     return GaussCombCertificate(
         params=dict({"a": _txt(ra[0]), "m": mm, "sigma": _txt(sq), "h": _txt(hq)},
                     **({"a_top": _txt(ra[-1])} if ra[-1] != ra[0] else {})), Delta=_txt(Dq), lower=max(Wl, Ll),
@@ -651,7 +664,8 @@ def check(doc):
         r = certify_lattice_gauss(p["a"], p["m"], p["sigma"], p["h"], doc["Delta"], tol=ch["tol"],
                                   prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"],
                                   comb_prec=ch.get("comb_prec", ch["prec"]),   # older files: the working precision
-                                  a_top=p.get("a_top"), dips=ch.get("dips", "all"))   # older files: every dip refined
+                                  a_top=p.get("a_top"), dips=ch.get("dips", "all"),   # older files: every dip refined
+                                  goal=ch.get("goal"))
     except (KeyError, TypeError, ValueError) as e:
         return GaussCheckReport(False, (f"malformed or inadmissible certificate: {e}",))
     if not lo <= r.lower:

@@ -195,6 +195,8 @@ class DipCells:
         gup = qmax(g0h[i], s0[i], s0h[i], k0h[i], Fraction(1, 2 * N))
         neg = np.where(np.isfinite(gup), -gup, -np.inf)
         ja, Duf, tol = self.ja, self.Duf, self.tol
+        # the loss the cover may reach: its estimate plus a quarter tolerance, or its goal when that is higher
+        afford = max(est + tol / 4, getattr(self, "goal", -math.inf))
 
         def need(cells):
             """Levels for a list of (x0, x1) (floats), one range query each."""
@@ -204,7 +206,7 @@ class DipCells:
             x1 = np.array([c[1] for c in cells], dtype=float)
             a = np.floor((x0 - Duf - ja) * N).astype(np.int64) - 1 - i_lo
             b = np.ceil((x1 + Duf - ja) * N).astype(np.int64) + 2 - i_lo
-            return -range_min(neg, a, b) - est - tol / 4
+            return -range_min(neg, a, b) - afford
 
         return need, est
 
@@ -212,12 +214,20 @@ class DipCells:
         """Lazy refinement (:meth:`_dips`): per level, the cells whose lower bound is below their level get a Newton
         point (convex cells) or are bisected (the others; at most 12 levels, then kept as they are)."""
         need, self.est = self._dip_targets()
+        # ``capped`` (dips="capped"): never ask more of a cell than its centre value less tol/8.  The level above uses
+        # the t-cells' float *bound* sup_I G, which exceeds G by the cell's slope, |G'| d: where the loss is near its
+        # top (the comb's centre) that excess is above tol/4, the level above min G(J), and every such cell was
+        # bisected to depth 12 (doubling per level: 9600 cells at m = 1085 became a million by depth 7).  With the
+        # cap the dip cells stop within tol/8 of their centre and the t-cells near the top are bisected instead.
+        cap = getattr(self, "dip_cap", False)
         out, queue, depth = [], cells, 0
         self.dip_stats = {"cells": len(cells), "newton": 0, "bisected": 0}
         while queue:
             lows = [_qmin(g0, g1, g2, (x1 - x0) / 2) for x0, x1, g0, g1, g2 in queue]
             conv, bis = [], []   # the cells below their level: convex (a Newton point) or not (bisected)
             for c, low, level in zip(queue, lows, need([(float(c[0]), float(c[1])) for c in queue])):
+                if cap:
+                    level = min(level, float(c[2].mid()) - self.tol / 8)
                 if not low < level:
                     out.append((c[0], c[1], low, (c[0] + c[1]) / 2, _up(c[2])))
                 else:

@@ -90,12 +90,15 @@ def _from_beyond(eps, key):
     return None
 
 
-def compute_part(eps, part, *, digits=6, objective="mean_abs", m_max=None):
+def compute_part(eps, part, *, digits=6, objective="mean_abs", m_max=None, margin=None):
     r"""One entry (a JSON-ready dict) of the row at ``eps``: the family's least :math:`E|Z|` (or
     :math:`\operatorname{Var} Z`, ``objective="variance"``) at tight :math:`\varepsilon^* \le \varepsilon`;
     ``digits`` of the tight epsilons computed here.  ``m_max`` caps the lattice families' :math:`m` (their
     certificate's window grows like :math:`m^2` lattice points for one rate): the entry is then the least
-    over :math:`m \le` ``m_max``, an upper bound on the family's least, and says so in ``how``.  Arete and Gamma + Gaussian are read from
+    over :math:`m \le` ``m_max``, an upper bound on the family's least, and says so in ``how``.  ``margin``: the lattice
+    search's target :math:`\varepsilon(1 - \text{margin})` (default :data:`arete_proofs.privacy.optimize_lattice.MARGIN`,
+    :math:`2\cdot 10^{-7}`); a wider one (e.g. :math:`10^{-5}`) lets the certificate's cover stop far sooner at large
+    :math:`m`, for about :math:`\text{margin}\,\varepsilon/2` relative in :math:`E|Z|`.  Arete and Gamma + Gaussian are read from
     ``beyond.json``, whose rows are :math:`E|Z|`-optimal: for the variance their ``variance`` is an
     upper bound on the family's least variance (said in ``how``).
 
@@ -128,7 +131,7 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs", m_max=None):
     if part in LATTICE:
         from ..privacy import optimize_lattice, optimizer
 
-        problem, capped = lattice_problem(eps, part, digits=digits, objective=objective, m_max=m_max)
+        problem, capped = lattice_problem(eps, part, digits=digits, objective=objective, m_max=m_max, margin=margin)
         point = optimizer.search(problem)
         p = point.params
         at = p.get("a_top")
@@ -144,11 +147,12 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs", m_max=None):
                        + (f"; m capped at {int(m_max)} (--m-max, so that the certificate is affordable): the least "
                           f"over m <= {int(m_max)}, an upper bound on the family's least" if capped else ""),
                 **({"m_max": int(m_max)} if capped else {}),
+                **({"margin": repr(float(margin))} if margin is not None else {}),
                 "seconds": round(time.perf_counter() - t0, 1)}
     raise ValueError(f"part must be one of {PARTS}, got {part!r}")
 
 
-def lattice_problem(eps, part, *, digits=6, objective="mean_abs", m_max=None):
+def lattice_problem(eps, part, *, digits=6, objective="mean_abs", m_max=None, margin=None):
     r"""The search problem of a lattice part at ``eps`` (:class:`arete_proofs.privacy.optimize_lattice.LatticeGaussProblem`)
     and whether ``m_max`` capped its lattice sizes (each size above it replaced by ``m_max``): at :math:`h = 1/m` the
     one-rate comb's certificate window grows like :math:`n_0 \approx 2.65\,m^2` lattice points.
@@ -164,7 +168,8 @@ def lattice_problem(eps, part, *, digits=6, objective="mean_abs", m_max=None):
     # small m: the estimator is cheap, and a finer grid sees the tail's small wiggles (at eps = 2 the grid of
     # 8 points per step missed one of 2e-4 that the certificate found)
     grid = 32 if float(eps) < 4.5 else 8
-    kw = dict(confirm_digits=digits, objective=objective, grid=grid, top=part == "lattice_top")
+    kw = dict(confirm_digits=digits, objective=objective, grid=grid, top=part == "lattice_top",
+              **({} if margin is None else {"margin": float(margin)}))
     problem = optimize_lattice.LatticeGaussProblem(float(eps), **kw)
     capped = m_max is not None and max(problem.m_choices) > int(m_max)
     if capped:
@@ -174,25 +179,26 @@ def lattice_problem(eps, part, *, digits=6, objective="mean_abs", m_max=None):
 
 
 def _task(args):
-    eps, part, digits, objective, m_max = args
+    eps, part, digits, objective, m_max, margin = args
     t0 = time.perf_counter()
     try:
-        e = compute_part(eps, part, digits=digits, objective=objective, m_max=m_max)
+        e = compute_part(eps, part, digits=digits, objective=objective, m_max=m_max, margin=margin)
     except Exception as err:  # recorded in the file, not fatal for the other rows
         return eps, part, None, f"{type(err).__name__}: {err}"
     _log(f"eps={eps} {part}: {time.perf_counter() - t0:.1f} s")
     return eps, part, e, None
 
 
-def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective="mean_abs", m_max=None):
+def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective="mean_abs", m_max=None,
+            margin=None):
     r"""The rows at ``eps_values`` (every part in ``parts``; ``workers`` processes), merged into ``out`` when it exists;
-    ``m_max``: :func:`compute_part`'s cap on the lattice size.
+    ``m_max``, ``margin``: :func:`compute_part`'s cap on the lattice size and the search's target margin.
 
     The document records the command line, ``digits`` and each entry's ``how`` and ``seconds``; each
     row's ratios are :math:`E|Z|/E|Z_{SC}|` against the Staircase (Lemma 27).
     """
     t0 = time.perf_counter()
-    tasks = [(float(e), p, digits, objective, m_max) for e in eps_values for p in parts]
+    tasks = [(float(e), p, digits, objective, m_max, margin) for e in eps_values for p in parts]
     # the slow parts first, so that two workers overlap them
     tasks.sort(key=lambda t: (t[1] not in LATTICE + ("theorem21",), -t[0]))
     if workers > 1:
@@ -254,7 +260,10 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
     Each gets ``certificate`` (:meth:`arete_proofs.certified.combs_gauss.GaussCombCertificate.to_json`: an
     enclosure of :math:`\varepsilon^*` over every shift anyone can re-check with
     :func:`arete_proofs.certified.combs_gauss.check`), ``certificate_seconds`` and ``certified``
-    (the enclosure's upper end :math:`\le \varepsilon`).  Returns the number certified.
+    (the enclosure's upper end :math:`\le \varepsilon`).  Returns the number certified.  A row searched with a
+    ``margin`` (``--margin``) is certified with ``goal`` :math:`\varepsilon(1 - \text{margin}/2)` and
+    ``dips="capped"``: the cover stops once it has proved that much, so it resolves half the margin instead of ``tol``
+    (:func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss`).
     """
     from ..certified.combs_gauss import certify_lattice_gauss
     from ..privacy import optimize_lattice
@@ -273,8 +282,10 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
         eps = float(r["eps"])
         for attempt in range(4):
             _log(f"eps={eps:g}: certifying {part} m={g['m']} sigma={g['sigma']} (tol {tol})")
+            wide = {} if "margin" not in g else {
+                "dips": "capped", "goal": repr(eps * (1 - float(g["margin"]) / 2))}
             c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol, a_top=g.get("a_top"),
-                                      progress=lambda s, e=eps: _log(f"eps={e:g}:   {s}"))   # long covers report
+                                      progress=lambda s, e=eps: _log(f"eps={e:g}:   {s}"), **wide)   # long covers report
             _log(f"eps={eps:g}: [{c.lower!r}, {c.upper!r}]")
             if c.upper <= eps:
                 break
@@ -294,7 +305,8 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
         _log(f"eps={eps:g}: {part} certified={g['certified']} in {g['certificate_seconds']} s")
     doc.setdefault("commands", []).append(
         f"python -m arete_proofs.walkthrough.frontier --certify --max-m {max_m} --out {Path(path).name}"
-        + (f" --eps {' '.join(map(str, eps_values))}" if eps_values else "") + f"  ({n} certified)")
+        + (f" --eps {' '.join(map(str, eps_values))}" if eps_values else "")
+        + (f" --tol {tol}" if str(tol) != "1e-6" else "") + f"  ({n} certified)")
     Path(path).write_text(json.dumps(doc, indent=1) + "\n")
     return n
 
@@ -482,17 +494,28 @@ def main(argv=None):
                     help="certify entries with m up to this (default: optimize_lattice.CERTIFY_M_MAX)")
     ap.add_argument("--m-max", type=int, default=None,
                     help="search the lattice families over m up to this only (a certifiable entry; it says so)")
+    ap.add_argument("--margin", type=float, default=None,
+                    help="the lattice search's target eps (1 - MARGIN) (default 2e-7; wider: a cheaper certificate)")
+    ap.add_argument("--tol", default="1e-6",
+                    help="with --certify: the enclosure's width (at most about the row's margin times eps / 4)")
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
     if a.m_max is not None and a.m_max < 2:
         ap.error("--m-max must be >= 2")
+    if a.margin is not None and not 0 < a.margin < 1e-2:
+        ap.error(f"--margin must be in (0, 0.01), got {a.margin}")
+    try:
+        if not 0 < float(a.tol) < 1:
+            raise ValueError
+    except ValueError:
+        ap.error(f"--tol must be a number in (0, 1), got {a.tol}")
     if a.certify:
         if not a.out:
             ap.error("--certify needs --out FILE")
         from ..privacy.optimize_lattice import CERTIFY_M_MAX
 
-        certify_rows(a.out, max_m=CERTIFY_M_MAX if a.max_m is None else a.max_m, eps_values=a.eps)
+        certify_rows(a.out, max_m=CERTIFY_M_MAX if a.max_m is None else a.max_m, eps_values=a.eps, tol=a.tol)
         doc = load(a.out)
         if a.page:
             update_page(a.page, doc, marker="frontier-table" if doc["objective"] == "mean_abs" else
@@ -502,7 +525,7 @@ def main(argv=None):
     if not a.eps:
         ap.error("--eps is required (or --certify)")
     doc = compute(a.eps, digits=a.digits, workers=a.workers, out=a.out, parts=tuple(a.parts), objective=a.objective,
-                  m_max=a.m_max)
+                  m_max=a.m_max, margin=a.margin)
     if a.page:
         update_page(a.page, doc, marker="frontier-table" if a.objective == "mean_abs" else "frontier-variance-table")
     print(table_markdown(doc))
