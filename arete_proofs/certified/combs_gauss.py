@@ -502,7 +502,7 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     bits: at 128 the table's balls were wider than the values, and the cover bisected every dip cell to depth 12.
     ``dips``: ``"lazy"`` (refine a dip cell only while nearby t-cells could need it) or ``"all"`` (module docstring;
     recorded in ``choices``; ``"capped"``: lazy, and no dip cell asked for more than its centre value less ``tol``/16,
-    which the flat combs of the large-:math:`m` rows need, see :meth:`gauss_cells.DipCells._dips_lazy`).  ``goal``: an
+    which the flat combs of the large-:math:`m` rows need, see ``gauss_cells.DipCells._dips_lazy``).  ``goal``: an
     upper bound at most this suffices: the covers stop refining there (the limit law's at ``goal`` less
     :math:`2\eta`), so ``upper`` can be further than ``tol`` from ``lower`` but is still proved; with a row's margin
     (``goal`` = :math:`\varepsilon`, the loss about :math:`\varepsilon(1 - \text{margin})`) the cover resolves only
