@@ -393,14 +393,17 @@ FLOOR_EPS = (8, 10, 12, 14, 16, 18, 20)
 
 
 def _floors(key):
-    """(eps, ratio) of the certified floor of ID noise: Theorem C (E|Z|, any ID noise) or E (Var, symmetric ID)."""
+    """[(label, [(eps, ratio), ...])]: the certified floors of ID noise, Theorems C (E|Z|, any ID noise) and F (E|Z|,
+    symmetric ID noise), or E (Var, symmetric ID noise)."""
     if key == "mean_abs":
         from ..privacy.id_bounds import id_lower_bound
+        from ..privacy.id_mean_abs import mean_abs_bound
 
-        return [(e, float(id_lower_bound(e, digits=8)["ratio"])) for e in FLOOR_EPS]
+        return [("ID floor (Theorem C)", [(e, float(id_lower_bound(e, digits=8)["ratio"])) for e in FLOOR_EPS]),
+                ("symmetric ID floor (Theorem F)", [(e, mean_abs_bound(e)["ratio"]) for e in FLOOR_EPS])]
     from ..privacy.id_variance import variance_bound
 
-    return [(e, variance_bound(e)["ratio"]) for e in FLOOR_EPS]
+    return [("symmetric ID floor (Theorem E)", [(e, variance_bound(e)["ratio"]) for e in FLOOR_EPS])]
 
 
 def plot_ratios(docs=None, *, pyplot=False, floors=False):
@@ -410,9 +413,10 @@ def plot_ratios(docs=None, *, pyplot=False, floors=False):
     Hollow markers: rows whose tight epsilon is not certified (float64 estimates); squares: rows searched over
     :math:`m \le` ``m_max`` only (``--m-max``, so that they could be certified), each with its uncapped float64
     optimum (``uncapped``) as a hollow marker.  ``floors``: also the certified floors of infinitely divisible noise
-    (black dashes: :func:`arete_proofs.privacy.id_bounds.id_lower_bound`, every ID noise, on the E|Z| panel;
-    :func:`arete_proofs.privacy.id_variance.variance_bound`, every symmetric ID noise, on the Var panel), at
-    :data:`FLOOR_EPS` (about 5 s).  Returns the figure.
+    (black: :func:`arete_proofs.privacy.id_bounds.id_lower_bound`, every ID noise, dotted, and
+    :func:`arete_proofs.privacy.id_mean_abs.mean_abs_bound`, every symmetric ID noise, dashed, on the E|Z| panel;
+    :func:`arete_proofs.privacy.id_variance.variance_bound`, every symmetric ID noise, dashed, on the Var panel), at
+    :data:`FLOOR_EPS` (about 10 s).  Returns the figure.
 
     >>> fig = plot_ratios()
     >>> len(fig.axes)
@@ -443,10 +447,10 @@ def plot_ratios(docs=None, *, pyplot=False, floors=False):
                    for r in doc["rows"] if r.get(part) and key in r[part].get("uncapped", {})]
             for x, y in unc:   # the uncapped float64 optimum: hollow (not certified)
                 ax.semilogy([x], [y], f"C{i}o", ms=4, mfc="none")
-        if floors:   # no ID noise (symmetric, for Var) can lie below this line
-            pts = _floors(key)
-            ax.semilogy([p[0] for p in pts], [p[1] for p in pts], "k--", lw=1,
-                        label="ID floor (Theorem C)" if key == "mean_abs" else "symmetric ID floor (Theorem E)")
+        if floors:   # no ID noise (symmetric, for Theorems E and F) can lie below these lines
+            styles = ("k:", "k--") if key == "mean_abs" else ("k--",)     # Theorem C dotted; F and E dashed
+            for (label, pts), style in zip(_floors(key), styles):
+                ax.semilogy([p[0] for p in pts], [p[1] for p in pts], style, lw=1, label=label)
             ax.legend(fontsize=7)
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xlabel("eps (Delta = 1)")
