@@ -10,6 +10,7 @@ the tail limit, an edited certificate.
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 
 import pytest
@@ -436,3 +437,59 @@ def test_lattice_gauss_goal_and_capped_dips():
     assert not cg.check(doc).ok
     with pytest.raises(ValueError, match="goal"):
         cg.certify_lattice_gauss(*p, 1, goal="x")
+
+
+@pytest.mark.parametrize("Delta", ["1", "0.7"])     # Du = Delta/h integer (one grid), and not (offsets 0, op, om)
+def test_lattice_gauss_mirrored_cells_agree_with_the_direct_ones(Delta):
+    """The window law is even, so mirror=True takes the cells at u < 0 from -u: each mirrored ball must overlap the
+    one the law's own convolution gives there (a wrong index or sign would make them disjoint), and the mirrored
+    G' is the negated one.  The certificate is the same with and without the mirror, records it, and a document
+    without it (the older certificates) re-checks without it."""
+    from arete_proofs.certified import combs_gauss as cg
+
+    r = cg.certify_lattice_gauss("3", 2, "0.2", "0.5", Delta, tol="1e-6")      # mirror=True, the default
+    plain = cg.certify_lattice_gauss("3", 2, "0.2", "0.5", Delta, tol="1e-6", mirror=False)
+    assert (r.lower, r.upper) == (plain.lower, plain.upper) and r.choices["mirror"] is True
+    old = r.to_json()
+    old["choices"] = {k: v for k, v in old["choices"].items() if k != "mirror"}
+    rep = cg.check(old)
+    assert rep.ok and "mirror" not in rep.recomputed.choices
+
+    # the grids themselves: rebuild the window's cover, once mirrored and once not
+    from arete_proofs.certified.comb_balls import _Comb, _comb_parts, _precision
+    from arete_proofs.certified.comb_balls import _ball
+
+    with _precision(128):
+        w, ra = _comb_parts(range(1, 3), [Fraction(3)] * 2)
+        comb = _Comb(w, ra, bits=128)
+        lam, beta = comb.lam, _ball(Fraction(1, 2) ** 2 / Fraction(1, 5) ** 2)
+        Du = Fraction(Delta) / Fraction(1, 2)
+        R = 12
+        ja, jb = math.floor(-Du) - 2 - R, math.ceil(40 + Du) + 2 + R
+        qtab = comb.q_table(max(jb, -ja))
+        law = cg._Law(lambda k: qtab[k] if k >= 0 else qtab[-k] * (2 * lam * k).exp(), ja, jb, lam, beta, R, comb.cmax)
+        covers = []
+        for even in (False, True):
+            cov = cg._Cover(law, Fraction(40), Du, 8, 1e-7, 1000)
+            cov.even = even
+            covers.append(cov)
+        offsets = {Fraction(0), covers[0].op, covers[0].om}
+        assert len(offsets) == (1 if Delta == "1" else 3)
+        n = 0
+        for off in offsets:
+            direct, mirrored = covers[0]._grid(off), covers[1]._grid(off)
+            for i, (a, b) in enumerate(zip(direct, mirrored)):
+                j, rr = divmod(i, 8)
+                c = covers[0].ja + j + off + Fraction(2 * rr + 1, 16)
+                if c >= 0:
+                    assert a is b or all(x.mid() == y.mid() for x, y in zip(a, b))
+                    continue
+                for x, y in zip(a, b):
+                    assert x.overlaps(y), (off, c)
+                n += 1
+        assert n >= 20
+        # direct evaluation of a cell at u < 0, mirrored: G' changes sign with the cell
+        g_plain = covers[0]._direct(Fraction(-7, 3), Fraction(-2))
+        g_mirr = covers[1]._direct(Fraction(-7, 3), Fraction(-2))
+        assert all(x.overlaps(y) for x, y in zip(g_plain, g_mirr))
+        assert float(g_mirr[1].mid()) * float(covers[1]._direct(Fraction(2), Fraction(7, 3))[1].mid()) < 0

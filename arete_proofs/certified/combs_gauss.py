@@ -246,7 +246,13 @@ class _Law:
 
 
 class _Cover(DipCells):
-    """The cover of sup_{t in [0, U], |v - t| <= Du} G(t) - G(v) for one law (module docstring)."""
+    """The cover of sup_{t in [0, U], |v - t| <= Du} G(t) - G(v) for one law (module docstring).
+
+    ``even``: the law's G is even (the window law: p_k = p_-k), so a cell at u < 0 is taken from its mirror image at
+    -u (G(-c) = G(c), G'(-c) = -G'(c), G''(-I) = G''(I)), where F is of order one; at u < 0 the tilted F is small
+    (about e^{lambda u}) and the balls of its ball-polynomial product can be wider than its values."""
+
+    even = False
 
     def __init__(self, law, U, Du, N, tol, max_cells, progress=None, label=""):
         self.law, self.U, self.Du, self.N, self.tol = law, U, Du, N, tol
@@ -257,23 +263,48 @@ class _Cover(DipCells):
         self.ja, self.jb = math.floor(-Du) - 1, math.ceil(U + Du) + 1
         self._grids = {}
 
-    def _grid(self, off):
-        g = self._grids.get(off)
-        if g is None:
+    def _raw_grid(self, off):
+        """(G(c), G'(c), G''(I)) of every grid cell at offset ``off`` from the law's convolutions (no mirroring)."""
+        raw = self._grids.get(("raw", off))
+        if raw is None:
             N = self.N
             F, F1, F2, M3 = self.law.grid(off, N, self.ja, self.jb)
             d = Fraction(1, 2 * N)
             cr = [_ball(self.ja + off + Fraction(2 * r + 1, 2 * N)) for r in range(N)]
             D = _bq(d)
             S = (-D).union(D), (D - D).union(D * D / 2)
-            G = []
+            raw = []
             for i in range(len(F)):
                 j, r = divmod(i, N)
-                G.append(_cell_G(self.lam, F[i], F1[i], F2[i], M3[i], cr[r] + j, d, S))
-            g = self._grids[off] = G
+                raw.append(_cell_G(self.lam, F[i], F1[i], F2[i], M3[i], cr[r] + j, d, S))
+            self._grids[("raw", off)] = raw
+        return raw
+
+    def _grid(self, off):
+        g = self._grids.get(off)
+        if g is None:
+            g = self._raw_grid(off)
+            if self.even:   # cells centred at c < 0 from their mirrors at -c (grid offset -off mod 1)
+                N, ja = self.N, self.ja
+                off2 = (-off) % 1
+                src = self._raw_grid(off2)
+                g = list(g)
+                for i in range(len(g)):
+                    j, r = divmod(i, N)
+                    if ja + j + off + Fraction(2 * r + 1, 2 * N) >= 0:
+                        break   # centres increase with i
+                    i2 = (-2 * ja - j - 1 - (0 if off == 0 else 1)) * N + (N - 1 - r)
+                    if 0 <= i2 < len(src):
+                        g0, g1, g2 = src[i2]
+                        g[i] = (g0, -g1, g2)
+            g = self._grids[off] = g
         return g
 
     def _direct(self, x0, x1):
+        if self.even and x1 <= 0:   # the mirror image (see the class docstring)
+            F, F1, F2, M3 = self.law.direct(-x1, -x0)
+            g0, g1, g2 = _cell_G(self.lam, F, F1, F2, M3, -(x0 + x1) / 2, (x1 - x0) / 2)
+            return g0, -g1, g2
         F, F1, F2, M3 = self.law.direct(x0, x1)
         return _cell_G(self.lam, F, F1, F2, M3, (x0 + x1) / 2, (x1 - x0) / 2)
 
@@ -485,7 +516,7 @@ def _tail_constants(lam, beta, lamf, betaf):
 
 def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, theta=None, n0=None, N=16, R=None,
                           J=None, max_cells=400_000, progress=None, cells_per_step=None, a_top=None, comb_prec=None,
-                          dips="lazy", goal=None):
+                          dips="lazy", goal=None, mirror=True):
     r"""Certified :math:`[\mathrm{lower}, \mathrm{upper}] \ni \varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (module docstring).
 
     A :class:`GaussCombCertificate`; ``upper`` is proved, its distance to ``lower`` is about
@@ -506,7 +537,9 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     upper bound at most this suffices: the covers stop refining there (the limit law's at ``goal`` less
     :math:`2\eta`), so ``upper`` can be further than ``tol`` from ``lower`` but is still proved; with a row's margin
     (``goal`` = :math:`\varepsilon`, the loss about :math:`\varepsilon(1 - \text{margin})`) the cover resolves only
-    that margin, not ``tol`` (recorded in ``choices``).
+    that margin, not ``tol`` (recorded in ``choices``).  ``mirror``: the window's cells at :math:`u < 0` from their
+    mirror images (:math:`G` is even; the tilted values there are small and their balls can be wider than they are;
+    recorded in ``choices``, older certificates re-check without it).
 
     >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-6")     # DLap(2) on Z + N(0, 0.09)
     >>> r.upper <= 2 + 1 / (2 * 0.09) + 1e-9       # below a Delta + the Gaussian's Delta^2/(2 sigma^2) (composition)
@@ -613,6 +646,7 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         law = _Law(qwin, ja, jb, lam, beta, R, comb.cmax)
         say(f"window: {jb - ja + 1} lattice points in balls ({time.perf_counter() - t_start:.1f} s)")
         cov = _Cover(law, U_win, Du, N, tolf / 2, max_cells, say, "window")
+        cov.even = bool(mirror)
         if goalq is not None:
             cov.goal = float(goalq)
         cov.dip_cap = dips == "capped"
@@ -620,7 +654,8 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
         say(f"window: [{Wl:.12g}, {Wu:.12g}] ({c2} cells, {time.perf_counter() - t_start:.1f} s)")
     upper = max(Wu, math.nextafter(Lu + 2 * eta, math.inf))
     choices = {"N": N, "R": R, "J": J, "n0": n0, "theta": _txt(th), "prec": int(prec), "tol": _txt(tolq),
-               "comb_prec": comb_prec, "dips": dips, **({"goal": _txt(goalq)} if goalq is not None else {})}
+               "comb_prec": comb_prec, "dips": dips, **({"goal": _txt(goalq)} if goalq is not None else {}),
+               **({"mirror": True} if mirror else {})}
     return GaussCombCertificate(
         params=dict({"a": _txt(ra[0]), "m": mm, "sigma": _txt(sq), "h": _txt(hq)},
                     **({"a_top": _txt(ra[-1])} if ra[-1] != ra[0] else {})), Delta=_txt(Dq), lower=max(Wl, Ll),
@@ -665,7 +700,7 @@ def check(doc):
                                   prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"],
                                   comb_prec=ch.get("comb_prec", ch["prec"]),   # older files: the working precision
                                   a_top=p.get("a_top"), dips=ch.get("dips", "all"),   # older files: every dip refined
-                                  goal=ch.get("goal"))
+                                  goal=ch.get("goal"), mirror=ch.get("mirror", False))   # older files: no mirror
     except (KeyError, TypeError, ValueError) as e:
         return GaussCheckReport(False, (f"malformed or inadmissible certificate: {e}",))
     if not lo <= r.lower:
