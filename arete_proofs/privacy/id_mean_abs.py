@@ -125,7 +125,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .id_bounds import _arb_frac, _flint, _fraction
+from .id_bounds import _flint
+from .id_variance import _arb, _positive, _rat    # the exact-argument helpers Theorem E uses
 
 __all__ = [
     "F1_R",
@@ -154,22 +155,6 @@ MEAN_ABS_GAP_EPS = (8, 10, 12, 13, 14, 15, 16, 18, 20, 25, 30, 40)
 _LAM_GRID = [(i / 400) ** 2 for i in range(401)]   # the float search's lambda grid on [0, 1], scaled
 _PREC = 128      # bits of the balls (the erf form of m_r cancels when its x is small)
 _MAX_CELLS = 20000
-
-
-def _positive(value, name):
-    """An exact positive finite Fraction, else a one-line error naming ``name``."""
-    try:
-        x = _fraction(value, name)
-    except (TypeError, ValueError, OverflowError):   # 'abc', nan, inf
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}") from None
-    if not x > 0:
-        raise ValueError(f"{name} must be positive, got {value!r}")
-    return x
-
-
-def _arb(x):
-    """An exact ``arb`` from an int, a Fraction or a float (floats are dyadic: exact)."""
-    return _arb_frac(x, _flint()) if isinstance(x, Fraction) else _flint().arb(x)
 
 
 def peak_lower(mean_abs):
@@ -415,11 +400,6 @@ def _search(eps):
             if -res.fun > best:
                 best, bp = -res.fun, [math.exp(min(max(x, -40), 40)) for x in res.x]
     return best, bp
-
-
-def _rat(x):
-    """A short exact rational near ``x`` (7 significant digits)."""
-    return Fraction(f"{float(x):.7g}")
 
 
 def _staircase_mean_abs_upper(eps):
