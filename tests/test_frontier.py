@@ -179,13 +179,13 @@ def test_a_capped_run_keeps_the_uncapped_estimate_it_replaces(tmp_path, monkeypa
 
     doc = copy.deepcopy(frontier.load())
     e15 = next(r for r in doc["rows"] if float(r["eps"]) == 15.0)
-    old = dict(e15["lattice_top"]["uncapped"], certified=False)      # an uncapped, uncertified optimum
+    old = {k: v for k, v in e15["lattice_top"].items() if k not in ("certificate", "uncapped", "m_max")}
+    old["certified"] = False                                          # an uncapped, uncertified optimum
     e15["lattice_top"] = old
     out = tmp_path / "f.json"
     out.write_text(json.dumps(doc))
-    capped = copy.deepcopy(next(r for r in frontier.load()["rows"] if float(r["eps"]) == 15.0)["lattice_top"])
-    assert capped["m_max"] == 500
-    capped.pop("uncapped")                                            # what a capped search returns
+    # what a capped search returns (m <= 500, a worse E|Z|; no uncapped entry of its own)
+    capped = dict(old, m=500, m_max=500, mean_abs=repr(1.2 * float(old["mean_abs"])))
     monkeypatch.setattr(frontier, "compute_part", lambda *a, **k: copy.deepcopy(capped))
     new = frontier.compute([15], parts=("lattice_top",), out=str(out), m_max=500)
     g = next(r for r in new["rows"] if float(r["eps"]) == 15.0)["lattice_top"]
