@@ -33,7 +33,8 @@ Rescaling :math:`X` multiplies :math:`A` by :math:`s` and :math:`B` by :math:`1/
    :math:`h_t` increases; on :math:`t \ge 1`, :math:`\psi \le ct^2 + \psi_b` where it decreases.
 4. :math:`ct^2 + \psi_b` is the exponent of :math:`G + J`, :math:`G \sim N(0, 2c)`, :math:`J` compound Poisson with
    the jumps :math:`|x| > R` (rate :math:`\lambda = \nu(|x| > R) < \infty`, :math:`N` jumps), independent.  So
-   :math:`\Phi(ct^2 + \psi_b) = E\,H(J)`, :math:`H(j) = \frac\pi2 E|G + j| + \pi\phi_G(j) \ge \frac\pi2|j|` and
+   :math:`\Phi(ct^2 + \psi_b) = E\,H(J)`, :math:`H(j) = \frac\pi2 E|G + j| + \pi f_G(j) \ge \frac\pi2|j|` (:math:`f_G` the
+   density of :math:`G`, :math:`E|G + j| \ge |j|` by Jensen) and
    :math:`H(0) = \Phi(ct^2) \ge \sqrt{2\pi}`.
 5. *Few big jumps* (:math:`\lambda \le 3/2`): :math:`N = 0` gives :math:`J = 0`, :math:`N = 1` gives :math:`|J| > R`, so
    :math:`E H(J) \ge e^{-\lambda}(\sqrt{2\pi} + \lambda\pi R/2) \ge \sqrt{2\pi}`, since
@@ -44,8 +45,10 @@ Rescaling :math:`X` multiplies :math:`A` by :math:`s` and :math:`B` by :math:`1/
    (\sum x_i^2)^{1/2}/\sqrt3 \ge R\sqrt N/\sqrt3`).  :math:`\square`
 
 The three numerical facts of the proof (:math:`K(R)`, the two cases at :math:`\lambda = 3/2`) are certified by
-:func:`lemma_f1_certificate`.  The uniform law (:math:`1/4`), the Staircase (tending to :math:`1/4`) and
-:math:`N(0, 1) \pm 1` (:math:`0.2824`) break the inequality: none is ID.  A float64 search over symmetric
+:func:`lemma_f1_certificate`.  The uniform law (:math:`1/4`) and :math:`N(0, 1) \pm 1` (:math:`0.2824`) break the
+inequality: neither is ID.  (The Staircase does not: its flat centre and its tail each carry about :math:`\gamma/2` of
+:math:`E|Z|`, so its product tends to :math:`1/2`.)  If :math:`c = 0` in step 2 there is no Gaussian part left, the law
+:math:`J` has an atom and :math:`B = \infty`.  A float64 search over symmetric
 ID laws with a Gaussian part and 80 jump sizes (``benchmarks/explore_id_smoothing.py --many``) finds only the
 Gaussian.
 
