@@ -205,3 +205,59 @@ def test_frontier_cli_refuses_a_bad_margin_or_tol(argv, word, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert word in err.splitlines()[-1] and "Traceback" not in err
+
+
+def _uncertified_copy(tmp_path, eps_list=(3.0, 4.0)):
+    """The shipped file's small top-rate rows at ``eps_list``, their certificates dropped, in a file of their own."""
+    import json
+
+    doc = copy.deepcopy(frontier.load())
+    doc["rows"] = [r for r in doc["rows"] if float(r["eps"]) in eps_list]
+    for r in doc["rows"]:
+        r.pop("lattice_gauss", None)
+        g = r["lattice_top"]
+        g.pop("certificate")
+        g["certified"] = False
+    out = tmp_path / "f.json"
+    out.write_text(json.dumps(doc))
+    return out
+
+
+def test_certify_rows_in_two_processes(tmp_path):
+    """--certify --workers 2: one certificate per process; the same certificates as the shipped ones (re-checked)."""
+    from arete_proofs.certified.combs_gauss import check
+
+    out = _uncertified_copy(tmp_path)
+    assert frontier.certify_rows(str(out), max_m=10, workers=2) == 2
+    doc = frontier.load(out)
+    shipped = {float(r["eps"]): r.get("lattice_top") for r in frontier.load()["rows"]}
+    for r in doc["rows"]:
+        g = r["lattice_top"]
+        assert g["certified"] and check(g["certificate"]).ok
+        assert float(g["certificate"]["upper"]) == float(shipped[float(r["eps"])]["certificate"]["upper"])
+    assert doc["commands"][-1].endswith("(2 certified)")
+
+
+def test_certify_rows_on_dask(tmp_path):
+    distributed = pytest.importorskip("dask.distributed", reason="optional extra 'dask' not installed")
+    out = _uncertified_copy(tmp_path, (3.0,))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        assert frontier.certify_rows(str(out), max_m=10, dask=client) == 1
+    assert frontier.load(out)["rows"][0]["lattice_top"]["certified"]
+
+
+def test_frontier_cli_dask_without_the_extra(capsys, monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_dask(name, *args, **kwargs):
+        if name.startswith("dask"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    with pytest.raises(SystemExit) as e:
+        frontier.main(["--eps", "8", "--dask", "tcp://127.0.0.1:8786"])
+    assert e.value.code == 2 and "pip install 'arete-proofs[dask]'" in capsys.readouterr().err

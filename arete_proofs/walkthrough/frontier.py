@@ -18,7 +18,8 @@ the least :math:`E|Z|` of *every* :math:`\varepsilon`-DP additive noise):
   :math:`Z = h(\sum_{i<m} i X_i + m Y) + \mathcal N(0, \sigma^2)`, :math:`Y \sim` DLap(:math:`a_{top}`),
   :math:`a_{top} \le a` (``LatticeGaussProblem(top=True)``; certified the same way, with ``a_top``).
 
-:func:`compute` runs the rows (``--workers`` processes; minutes per eps) and records how each entry
+:func:`compute` runs the rows (``--workers`` processes or ``--dask ADDRESS``, as ``arete certify-region``; minutes per
+eps), :func:`certify_rows` their certificates (the same options, one certificate per task), and both record how each entry
 was made (command, digits, seconds); the docs read the shipped JSON (:func:`load`) and the page's
 table is :func:`table_markdown` of it (a test checks the page equals it; :func:`update_page`
 rewrites it).
@@ -189,10 +190,24 @@ def _task(args):
     return eps, part, e, None
 
 
+def _map(fn, tasks, workers=1, dask=None):
+    """[fn(t) for t in tasks], run in ``workers`` processes or on the Dask scheduler at ``dask`` (an address or a
+    ``Client``), as ``arete certify-region`` runs its cells (:mod:`arete_proofs.certified.region_map`); any order."""
+    from ..certified.region_map import _run
+
+    out = []
+    if dask or workers > 1:
+        _run([(t,) for t in tasks], fn, workers, dask, out.append)
+    else:
+        out = [fn(t) for t in tasks]
+    return out
+
+
 def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective="mean_abs", m_max=None,
-            margin=None):
-    r"""The rows at ``eps_values`` (every part in ``parts``; ``workers`` processes), merged into ``out`` when it exists;
-    ``m_max``, ``margin``: :func:`compute_part`'s cap on the lattice size and the search's target margin.
+            margin=None, dask=None):
+    r"""The rows at ``eps_values`` (every part in ``parts``; ``workers`` processes, or the Dask scheduler at ``dask``),
+    merged into ``out`` when it exists; ``m_max``, ``margin``: :func:`compute_part`'s cap on the lattice size and the
+    search's target margin.
 
     The document records the command line, ``digits`` and each entry's ``how`` and ``seconds``; each
     row's ratios are :math:`E|Z|/E|Z_{SC}|` against the Staircase (Lemma 27).
@@ -201,13 +216,13 @@ def compute(eps_values, *, digits=6, workers=1, out=None, parts=PARTS, objective
     tasks = [(float(e), p, digits, objective, m_max, margin) for e in eps_values for p in parts]
     # the slow parts first, so that two workers overlap them
     tasks.sort(key=lambda t: (t[1] not in LATTICE + ("theorem21",), -t[0]))
-    if workers > 1:
+    if workers > 1 and not dask:
         import multiprocessing
 
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             results = pool.map(_task, tasks, chunksize=1)
     else:
-        results = [_task(t) for t in tasks]
+        results = _map(_task, tasks, workers, dask)
     doc = json.loads(Path(out).read_text()) if out is not None and Path(out).exists() else {
         "format": FORMAT, "Delta": "1", "objective": objective, "rows": [], "commands": [], "failed": {}}
     if doc.get("objective", "mean_abs") != objective:
@@ -254,8 +269,42 @@ def same_params(certified, entry):
                                     for k in ("a", "m", "sigma", "h"))
 
 
-def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
-    r"""Certify the lattice + Gaussian entries of the file at ``path`` with :math:`m \le` ``max_m`` (in place).
+def _certify_entry(job):
+    """(eps, part, entry) -> the same with the entry certified: ``certify_lattice_gauss``, and sigma raised until the
+    enclosure's upper end is below eps (more smoothing is post-processing); one task of :func:`certify_rows`."""
+    from ..certified.combs_gauss import certify_lattice_gauss
+    from ..privacy import optimize_lattice
+
+    eps, part, g, tol = job
+    t0 = time.perf_counter()
+    for attempt in range(4):
+        _log(f"eps={eps:g}: certifying {part} m={g['m']} sigma={g['sigma']} (tol {tol})")
+        wide = {} if "margin" not in g else {
+            "dips": "capped", "goal": repr(eps * (1 - float(g["margin"]) / 2))}
+        c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol, a_top=g.get("a_top"),
+                                  progress=lambda s, e=eps: _log(f"eps={e:g}:   {s}"), **wide)   # long covers report
+        _log(f"eps={eps:g}: [{c.lower!r}, {c.upper!r}]")
+        if c.upper <= eps:
+            break
+        # the float64 search's estimate missed part of the loss (e.g. a wiggle finer than its grid): more
+        # smoothing is post-processing, so the loss only falls; retry with a larger sigma
+        sigma = float(g["sigma"]) * (1 + 2.0 ** attempt * (1e-7 + 4 * (c.upper - eps) / eps))
+        a, m, h = float(g["a"]), int(g["m"]), float(g["h"])
+        at = float(g["a_top"]) if "a_top" in g else None
+        g.update(sigma=repr(sigma), mean_abs=repr(optimize_lattice.mean_abs(a, m, sigma, h, at)),
+                 variance=repr(optimize_lattice.variance(a, m, sigma, h, at)), epsilon=None,
+                 estimate=repr(optimize_lattice.estimate_epsilon(a, m, sigma, a_top=at)),
+                 how=g["how"] + f"; sigma raised (attempt {attempt + 1}) until the certificate was below eps")
+    g["certificate"] = c.to_json()
+    g["certificate_seconds"] = round(time.perf_counter() - t0, 1)
+    g["certified"] = bool(c.upper <= eps)
+    _log(f"eps={eps:g}: {part} certified={g['certified']} in {g['certificate_seconds']} s")
+    return eps, part, g
+
+
+def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None, workers=1, dask=None):
+    r"""Certify the lattice + Gaussian entries of the file at ``path`` with :math:`m \le` ``max_m`` (in place), one entry
+    per task: ``workers`` processes or the Dask scheduler at ``dask`` (the certificates are independent).
 
     Each gets ``certificate`` (:meth:`arete_proofs.certified.combs_gauss.GaussCombCertificate.to_json`: an
     enclosure of :math:`\varepsilon^*` over every shift anyone can re-check with
@@ -265,11 +314,8 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
     ``dips="capped"``: the cover stops once it has proved that much, so it resolves half the margin instead of ``tol``
     (:func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss`).
     """
-    from ..certified.combs_gauss import certify_lattice_gauss
-    from ..privacy import optimize_lattice
-
     doc = load(path)
-    n = 0
+    n, jobs = 0, []
     for r, part in ((r, part) for r in doc["rows"] for part in LATTICE):
         g = r.get(part)
         if not g or int(g["m"]) > max_m or (eps_values and float(r["eps"]) not in map(float, eps_values)):
@@ -278,31 +324,11 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None):
         if c and g.get("certified") and same_params(c["params"], g):
             n += 1                                 # already certified for these parameters
             continue
-        t0 = time.perf_counter()
-        eps = float(r["eps"])
-        for attempt in range(4):
-            _log(f"eps={eps:g}: certifying {part} m={g['m']} sigma={g['sigma']} (tol {tol})")
-            wide = {} if "margin" not in g else {
-                "dips": "capped", "goal": repr(eps * (1 - float(g["margin"]) / 2))}
-            c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol, a_top=g.get("a_top"),
-                                      progress=lambda s, e=eps: _log(f"eps={e:g}:   {s}"), **wide)   # long covers report
-            _log(f"eps={eps:g}: [{c.lower!r}, {c.upper!r}]")
-            if c.upper <= eps:
-                break
-            # the float64 search's estimate missed part of the loss (e.g. a wiggle finer than its grid): more
-            # smoothing is post-processing, so the loss only falls; retry with a larger sigma
-            sigma = float(g["sigma"]) * (1 + 2.0 ** attempt * (1e-7 + 4 * (c.upper - eps) / eps))
-            a, m, h = float(g["a"]), int(g["m"]), float(g["h"])
-            at = float(g["a_top"]) if "a_top" in g else None
-            g.update(sigma=repr(sigma), mean_abs=repr(optimize_lattice.mean_abs(a, m, sigma, h, at)),
-                     variance=repr(optimize_lattice.variance(a, m, sigma, h, at)), epsilon=None,
-                     estimate=repr(optimize_lattice.estimate_epsilon(a, m, sigma, a_top=at)),
-                     how=g["how"] + f"; sigma raised (attempt {attempt + 1}) until the certificate was below eps")
-        g["certificate"] = c.to_json()
-        g["certificate_seconds"] = round(time.perf_counter() - t0, 1)
-        g["certified"] = bool(c.upper <= eps)
+        jobs.append((float(r["eps"]), part, g, tol))
+    rows = {float(r["eps"]): r for r in doc["rows"]}
+    for eps, part, g in _map(_certify_entry, jobs, workers, dask):
+        rows[eps][part] = g
         n += g["certified"]
-        _log(f"eps={eps:g}: {part} certified={g['certified']} in {g['certificate_seconds']} s")
     doc.setdefault("commands", []).append(
         f"python -m arete_proofs.walkthrough.frontier --certify --max-m {max_m} --out {Path(path).name}"
         + (f" --eps {' '.join(map(str, eps_values))}" if eps_values else "")
@@ -486,7 +512,10 @@ def main(argv=None):
     """``python -m arete_proofs.walkthrough.frontier --eps 4 8 12 --workers 2 --out docs/data/frontier.json``."""
     ap = argparse.ArgumentParser(prog="python -m arete_proofs.walkthrough.frontier", description=__doc__.split("\n")[0])
     ap.add_argument("--eps", type=float, nargs="+")
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1, help="processes (the searches, or with --certify the certificates)")
+    ap.add_argument("--dask", metavar="ADDRESS", default=None,
+                    help="run the searches (or the certificates) on the Dask scheduler at ADDRESS "
+                    "(extra 'dask'; as arete certify-region --dask)")
     ap.add_argument("--digits", type=int, default=6)
     ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
     ap.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs")
@@ -505,6 +534,11 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
+    if a.dask:
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            ap.error("--dask needs the optional extra: pip install 'arete-proofs[dask]'")
     if a.m_max is not None and a.m_max < 2:
         ap.error("--m-max must be >= 2")
     if a.margin is not None and not 0 < a.margin < 1e-2:
@@ -519,7 +553,8 @@ def main(argv=None):
             ap.error("--certify needs --out FILE")
         from ..privacy.optimize_lattice import CERTIFY_M_MAX
 
-        certify_rows(a.out, max_m=CERTIFY_M_MAX if a.max_m is None else a.max_m, eps_values=a.eps, tol=a.tol)
+        certify_rows(a.out, max_m=CERTIFY_M_MAX if a.max_m is None else a.max_m, eps_values=a.eps, tol=a.tol,
+                     workers=a.workers, dask=a.dask)
         doc = load(a.out)
         if a.page:
             update_page(a.page, doc, marker="frontier-table" if doc["objective"] == "mean_abs" else
@@ -529,7 +564,7 @@ def main(argv=None):
     if not a.eps:
         ap.error("--eps is required (or --certify)")
     doc = compute(a.eps, digits=a.digits, workers=a.workers, out=a.out, parts=tuple(a.parts), objective=a.objective,
-                  m_max=a.m_max, margin=a.margin)
+                  m_max=a.m_max, margin=a.margin, dask=a.dask)
     if a.page:
         update_page(a.page, doc, marker="frontier-table" if a.objective == "mean_abs" else "frontier-variance-table")
     print(table_markdown(doc))
