@@ -2,8 +2,9 @@
 
 Re-proves each lattice row's certified tight epsilon in ``docs/data/frontier.json`` and
 ``docs/data/frontier-variance.json`` from the recorded parameters and choices with
-:func:`arete_proofs.certified.combs_gauss.check` (the same call as the slow CI test
-``tests/test_frontier.py::test_every_certificate_rechecks``), one certificate per process, and prints
+:func:`arete_proofs.walkthrough.frontier.recheck_rows` (:func:`arete_proofs.certified.combs_gauss.check`, the same
+call as the slow CI test ``tests/test_frontier.py::test_every_certificate_rechecks``), one certificate per process,
+and prints
 per row the recorded proof time (``certificate_seconds``: wall-clock when the row was made, usually on a
 loaded machine), the re-check's wall-clock and CPU seconds and whether it passed; then how many
 re-check in under ``--limit`` seconds (default 60).
@@ -25,29 +26,6 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-
-
-def _rows(objectives, min_seconds):
-    from arete_proofs.walkthrough import frontier
-
-    files = {"mean_abs": frontier.DATA, "variance": frontier.VARIANCE}
-    for obj in objectives:
-        doc = frontier.load(files[obj])
-        for r in doc["rows"]:
-            for part in frontier.LATTICE:
-                g = r.get(part)
-                if g and g.get("certificate") and float(g.get("certificate_seconds", 0)) >= min_seconds:
-                    yield obj, float(r["eps"]), part, int(g["m"]), float(g.get("certificate_seconds", 0)), \
-                        g["certificate"]
-
-
-def _recheck(cert):
-    from arete_proofs.certified.combs_gauss import check
-
-    w0, c0 = time.perf_counter(), time.process_time()
-    rep = check(cert)
-    return rep.ok, time.perf_counter() - w0, time.process_time() - c0, rep.reasons
 
 
 def main(argv=None):
@@ -60,19 +38,20 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.workers < 1:
         ap.error("--workers must be at least 1")
+    from arete_proofs.walkthrough import frontier
+
+    files = {"mean_abs": frontier.DATA, "variance": frontier.VARIANCE}
     objs = ("mean_abs", "variance") if args.objective == "both" else (args.objective,)
-    rows = sorted(_rows(objs, args.min_seconds), key=lambda x: -x[4])   # the longest first: better packing
-    print(f"re-checking {len(rows)} certificates on {args.workers} worker(s)", file=sys.stderr, flush=True)
-    out, t0 = [], time.perf_counter()
-    with ProcessPoolExecutor(args.workers) as ex:
-        futs = {ex.submit(_recheck, r[5]): r for r in rows}
-        for i, fut in enumerate(as_completed(futs), 1):
-            obj, e, part, m, rec, _ = futs[fut]
-            ok, wall, cpu, reasons = fut.result()
-            out.append({"objective": obj, "eps": e, "part": part, "m": m, "recorded_seconds": rec,
-                        "wall": wall, "cpu": cpu, "ok": ok, "reasons": list(reasons)})
-            print(f"  [{i}/{len(rows)}] {obj} eps={e:g} {part} m={m}: {'ok' if ok else 'REFUSED'} "
-                  f"in {wall:.1f} s ({time.perf_counter() - t0:.0f} s so far)", file=sys.stderr, flush=True)
+    recorded = {}
+    for obj in objs:
+        for r in frontier.load(files[obj])["rows"]:
+            for part in frontier.LATTICE:
+                if r.get(part, {}).get("certificate"):
+                    recorded[obj, float(r["eps"]), part] = float(r[part].get("certificate_seconds", 0))
+    t0 = time.perf_counter()
+    out = frontier.recheck_rows([files[o] for o in objs], min_seconds=args.min_seconds, workers=args.workers)
+    for d in out:
+        d["recorded_seconds"] = recorded[d["objective"], d["eps"], d["part"]]
     out.sort(key=lambda d: (d["objective"], d["eps"], d["part"]))
     print("| objective | eps | part | m | recorded proof s | re-check wall s | re-check CPU s | ok |")
     print("|---|---|---|---|---|---|---|---|")

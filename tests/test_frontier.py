@@ -261,3 +261,58 @@ def test_frontier_cli_dask_without_the_extra(capsys, monkeypatch):
     with pytest.raises(SystemExit) as e:
         frontier.main(["--eps", "8", "--dask", "tcp://127.0.0.1:8786"])
     assert e.value.code == 2 and "pip install 'arete-proofs[dask]'" in capsys.readouterr().err
+
+
+def _small_copy(tmp_path, edit=None):
+    """The shipped file's eps = 3 row (two certificates, m = 3), ``edit(row)`` applied, in a file of its own."""
+    import json
+
+    doc = copy.deepcopy(frontier.load())
+    doc["rows"] = [r for r in doc["rows"] if float(r["eps"]) == 3.0]
+    if edit:
+        edit(doc["rows"][0])
+    out = tmp_path / "f.json"
+    out.write_text(json.dumps(doc))
+    return out
+
+
+def test_recheck_passes_the_shipped_rows_and_refuses_edited_ones(tmp_path, capsys):
+    """--recheck: the shipped certificates pass (exit 0); an edited enclosure, or a certificate for other parameters
+    than its entry's, is refused (exit 1), each edit made here and not by the code that re-checks."""
+    ok = _small_copy(tmp_path)
+    assert frontier.main(["--recheck", str(ok)]) == 0
+    assert "2 of 2 certificates re-proved" in capsys.readouterr().out
+
+    def narrow(row):   # the upper end moved below the lower one: no proof can be inside
+        c = row["lattice_top"]["certificate"]
+        c["upper"] = repr(float(c["lower"]) - 1e-7)
+
+    def other(row):    # the certificate kept, the entry's sigma changed
+        row["lattice_gauss"]["sigma"] = repr(float(row["lattice_gauss"]["sigma"]) * 1.01)
+
+    for edit, part in ((narrow, "lattice_top"), (other, "lattice_gauss")):
+        bad = _small_copy(tmp_path, edit)
+        res = {d["part"]: d for d in frontier.recheck_rows([bad])}
+        assert not res[part]["ok"] and res[part]["reasons"]
+        assert all(d["ok"] for p, d in res.items() if p != part)
+        assert frontier.main(["--recheck", str(bad)]) == 1
+        assert "1 REFUSED" in capsys.readouterr().out
+
+
+def test_recheck_in_two_processes_and_filters(tmp_path):
+    out = _small_copy(tmp_path)
+    res = frontier.recheck_rows([out], workers=2)
+    assert [(d["part"], d["ok"]) for d in res] == [("lattice_gauss", True), ("lattice_top", True)]
+    assert frontier.recheck_rows([out], eps_values=[4]) == []
+    assert frontier.recheck_rows([out], max_m=2) == []
+    assert frontier.recheck_rows([out], min_seconds=1e9) == []
+
+
+@pytest.mark.parametrize("argv, word", [(["--recheck", "/nonexistent/f.json"], "--recheck"),
+                                        (["--recheck", "--certify", "--out", "x.json"], "exclusive")])
+def test_recheck_bad_input(argv, word, capsys):
+    with pytest.raises(SystemExit) as e:
+        frontier.main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert word in err.splitlines()[-1] and "Traceback" not in err

@@ -679,11 +679,12 @@ class GaussCheckReport:
     recomputed: object = None
 
 
-def check(doc):
+def check(doc, progress=None):
     r"""Recompute a :meth:`GaussCombCertificate.to_json` document from its parameters and choices.
 
     Refused when the recomputed enclosure :math:`[\mathrm{lower}', \mathrm{upper}'] \ni \varepsilon^*`
-    (module docstring) is not inside the document's ``[lower, upper]``.
+    (module docstring) is not inside the document's ``[lower, upper]``.  ``progress``: a callable taking the
+    covers' status lines (a large row's re-check takes minutes; ``benchmarks/bench_frontier_recheck.py``).
 
     >>> r = certify_lattice_gauss("2", 1, "0.3", "1", 1, tol="1e-5")
     >>> doc = r.to_json(); doc["upper"] = repr(r.lower - 1e-3)
@@ -700,7 +701,8 @@ def check(doc):
                                   prec=ch["prec"], theta=ch["theta"], n0=ch["n0"], N=ch["N"], R=ch["R"], J=ch["J"],
                                   comb_prec=ch.get("comb_prec", ch["prec"]),   # older files: the working precision
                                   a_top=p.get("a_top"), dips=ch.get("dips", "all"),   # older files: every dip refined
-                                  goal=ch.get("goal"), mirror=ch.get("mirror", False))   # older files: no mirror
+                                  goal=ch.get("goal"), mirror=ch.get("mirror", False),   # older files: no mirror
+                                  progress=progress)
     except (KeyError, TypeError, ValueError) as e:
         return GaussCheckReport(False, (f"malformed or inadmissible certificate: {e}",))
     if not lo <= r.lower:

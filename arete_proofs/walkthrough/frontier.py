@@ -20,7 +20,7 @@ the least :math:`E|Z|` of *every* :math:`\varepsilon`-DP additive noise):
 
 :func:`compute` runs the rows (``--workers`` processes or ``--dask ADDRESS``, as ``arete certify-region``; minutes per
 eps), :func:`certify_rows` their certificates (the same options, one certificate per task), and both record how each entry
-was made (command, digits, seconds); the docs read the shipped JSON (:func:`load`) and the page's
+was made (command, digits, seconds); :func:`recheck_rows` (``--recheck``) re-proves the shipped certificates; the docs read the shipped JSON (:func:`load`) and the page's
 table is :func:`table_markdown` of it (a test checks the page equals it; :func:`update_page`
 rewrites it).
 
@@ -40,7 +40,7 @@ from pathlib import Path
 
 from mpmath import mp
 
-__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "LATTICE", "compute_part", "lattice_problem", "compute", "certify_rows", "same_params", "load", "ratio",
+__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "LATTICE", "compute_part", "lattice_problem", "compute", "certify_rows", "recheck_rows", "same_params", "load", "ratio",
            "table_markdown", "update_page", "plot_ratios", "FLOOR_EPS"]
 
 #: the shipped results (``docs/data/frontier.json`` of the source tree)
@@ -337,6 +337,60 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None, workers=1, das
     return n
 
 
+def _recheck_entry(job):
+    """(objective, eps, part, m, certificate) -> a dict with ``ok``, ``reasons``, ``wall`` and ``cpu`` seconds; one task of
+    :func:`recheck_rows`."""
+    from ..certified.combs_gauss import check
+
+    obj, eps, part, m, cert = job
+    _log(f"{obj} eps={eps:g}: re-checking {part} m={m}")
+    w0, c0 = time.perf_counter(), time.process_time()
+    rep = check(cert, progress=lambda s: _log(f"{obj} eps={eps:g} {part}:   {s}"))
+    out = {"objective": obj, "eps": eps, "part": part, "m": m, "ok": bool(rep.ok), "reasons": list(rep.reasons),
+           "wall": time.perf_counter() - w0, "cpu": time.process_time() - c0}
+    _log(f"{obj} eps={eps:g}: {part} m={m} {'ok' if rep.ok else 'REFUSED: ' + '; '.join(rep.reasons)} "
+         f"in {out['wall']:.1f} s")
+    return out
+
+
+def recheck_rows(paths=None, *, eps_values=None, max_m=None, min_seconds=0.0, workers=1, dask=None):
+    r"""Re-prove the certificates of the lattice entries in the frontier files ``paths`` (default: both shipped
+    files) with :func:`arete_proofs.certified.combs_gauss.check`, one per task: ``workers`` processes or the Dask
+    scheduler at ``dask``.
+
+    Only rows at ``eps_values`` (default all), with :math:`m \le` ``max_m`` and a recorded proof of at least
+    ``min_seconds`` are taken, the longest first.  Returns one dict per certificate (``objective``, ``eps``,
+    ``part``, ``m``, ``ok``, ``reasons``, ``wall``, ``cpu``), sorted by objective, eps and part.  Progress goes to
+    stderr.  An entry whose certificate is for other parameters than the entry's is refused too.
+
+    >>> [(d["eps"], d["part"], d["ok"]) for d in recheck_rows([DATA], eps_values=[3], max_m=3)]
+    [(3.0, 'lattice_gauss', True), (3.0, 'lattice_top', True)]
+    """
+    jobs, refused = [], []
+    for path in (paths if paths is not None else [DATA] + ([VARIANCE] if VARIANCE.exists() else [])):
+        doc = load(path)
+        for r in doc["rows"]:
+            e = float(r["eps"])
+            if eps_values and e not in map(float, eps_values):
+                continue
+            for part in LATTICE:
+                g = r.get(part)
+                if not g or not g.get("certificate") or (max_m is not None and int(g["m"]) > max_m) \
+                        or float(g.get("certificate_seconds", 0)) < min_seconds:
+                    continue
+                if not same_params(g["certificate"]["params"], g):
+                    refused.append({"objective": doc["objective"], "eps": e, "part": part, "m": int(g["m"]),
+                                    "ok": False, "reasons": ["the certificate is for other parameters"],
+                                    "wall": 0.0, "cpu": 0.0})
+                    continue
+                jobs.append((float(g.get("certificate_seconds", 0)),
+                             (doc["objective"], e, part, int(g["m"]), g["certificate"])))
+    jobs.sort(key=lambda x: -x[0])   # the longest first: the workers finish together
+    _log(f"re-checking {len(jobs)} certificate(s) on {'Dask' if dask else f'{workers} worker(s)'}")
+    out = _map(_recheck_entry, [j for _, j in jobs], workers, dask) + refused
+    return sorted(out, key=lambda d: (d["objective"], d["eps"], d["part"]))
+
+
 def load(path=None):
     r"""The shipped results file (:data:`DATA`) or ``path``: rows of :math:`E|Z|` against the Staircase (Lemma 27).
 
@@ -531,6 +585,9 @@ def main(argv=None):
                     help="the lattice search's target eps (1 - MARGIN) (default 2e-7; wider: a cheaper certificate)")
     ap.add_argument("--tol", default="1e-6",
                     help="with --certify: the enclosure's width (at most about the row's margin times eps / 4)")
+    ap.add_argument("--recheck", nargs="*", metavar="FILE", default=None,
+                    help="re-prove the certificates of these frontier files (default: both shipped ones; "
+                    "with --eps, --max-m, --workers, --dask); exit 1 if one is refused")
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
@@ -548,6 +605,21 @@ def main(argv=None):
             raise ValueError
     except ValueError:
         ap.error(f"--tol must be a number in (0, 1), got {a.tol}")
+    if a.recheck is not None:
+        if a.certify:
+            ap.error("--recheck and --certify are exclusive")
+        for f in a.recheck:
+            try:
+                load(f)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                ap.error(f"--recheck: cannot read {f}: {exc}")
+        res = recheck_rows(a.recheck or None, eps_values=a.eps, max_m=a.max_m, workers=a.workers, dask=a.dask)
+        for d in res:
+            print(f"{d['objective']} eps={d['eps']:g} {d['part']} m={d['m']}: "
+                  f"{'ok' if d['ok'] else 'REFUSED: ' + '; '.join(d['reasons'])} ({d['wall']:.1f} s)")
+        bad = sum(not d["ok"] for d in res)
+        print(f"{len(res) - bad} of {len(res)} certificates re-proved" + (f"; {bad} REFUSED" if bad else ""))
+        return 1 if bad else 0
     if a.certify:
         if not a.out:
             ap.error("--certify needs --out FILE")
