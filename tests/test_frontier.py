@@ -207,20 +207,29 @@ def test_frontier_cli_refuses_a_bad_margin_or_tol(argv, word, capsys):
     assert word in err.splitlines()[-1] and "Traceback" not in err
 
 
-def _uncertified_copy(tmp_path, eps_list=(3.0, 4.0)):
-    """The shipped file's small top-rate rows at ``eps_list``, their certificates dropped, in a file of their own."""
+def _copy_rows(tmp_path, eps_list, edit=None):
+    """The shipped file's rows at ``eps_list``, ``edit(row)`` applied to each, in a file of its own."""
     import json
 
     doc = copy.deepcopy(frontier.load())
     doc["rows"] = [r for r in doc["rows"] if float(r["eps"]) in eps_list]
     for r in doc["rows"]:
+        if edit:
+            edit(r)
+    out = tmp_path / "f.json"
+    out.write_text(json.dumps(doc))
+    return out
+
+
+def _uncertified_copy(tmp_path, eps_list=(3.0, 4.0)):
+    """The shipped file's small top-rate rows at ``eps_list``, their certificates dropped, in a file of their own."""
+    def drop(r):
         r.pop("lattice_gauss", None)
         g = r["lattice_top"]
         g.pop("certificate")
         g["certified"] = False
-    out = tmp_path / "f.json"
-    out.write_text(json.dumps(doc))
-    return out
+
+    return _copy_rows(tmp_path, eps_list, drop)
 
 
 def test_certify_rows_in_two_processes(tmp_path):
@@ -265,15 +274,7 @@ def test_frontier_cli_dask_without_the_extra(capsys, monkeypatch):
 
 def _small_copy(tmp_path, edit=None):
     """The shipped file's eps = 3 row (two certificates, m = 3), ``edit(row)`` applied, in a file of its own."""
-    import json
-
-    doc = copy.deepcopy(frontier.load())
-    doc["rows"] = [r for r in doc["rows"] if float(r["eps"]) == 3.0]
-    if edit:
-        edit(doc["rows"][0])
-    out = tmp_path / "f.json"
-    out.write_text(json.dumps(doc))
-    return out
+    return _copy_rows(tmp_path, (3.0,), edit)
 
 
 def test_recheck_passes_the_shipped_rows_and_refuses_edited_ones(tmp_path, capsys):
@@ -290,7 +291,10 @@ def test_recheck_passes_the_shipped_rows_and_refuses_edited_ones(tmp_path, capsy
     def other(row):    # the certificate kept, the entry's sigma changed
         row["lattice_gauss"]["sigma"] = repr(float(row["lattice_gauss"]["sigma"]) * 1.01)
 
-    for edit, part in ((narrow, "lattice_top"), (other, "lattice_gauss")):
+    def no_params(row):   # a certificate without its parameters
+        del row["lattice_gauss"]["certificate"]["params"]
+
+    for edit, part in ((narrow, "lattice_top"), (other, "lattice_gauss"), (no_params, "lattice_gauss")):
         bad = _small_copy(tmp_path, edit)
         res = {d["part"]: d for d in frontier.recheck_rows([bad])}
         assert not res[part]["ok"] and res[part]["reasons"]
@@ -309,10 +313,14 @@ def test_recheck_in_two_processes_and_filters(tmp_path):
 
 
 @pytest.mark.parametrize("argv, word", [(["--recheck", "/nonexistent/f.json"], "--recheck"),
+                                        (["--recheck", "NOROWS"], "cannot read"),
+                                        (["--recheck", "--max-m", "0"], "--max-m"),
                                         (["--recheck", "--certify", "--out", "x.json"], "exclusive")])
-def test_recheck_bad_input(argv, word, capsys):
+def test_recheck_bad_input(argv, word, capsys, tmp_path):
+    norows = tmp_path / "norows.json"
+    norows.write_text('{"format": "%s"}' % frontier.FORMAT)
     with pytest.raises(SystemExit) as e:
-        frontier.main(argv)
+        frontier.main([str(norows) if x == "NOROWS" else x for x in argv])
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert word in err.splitlines()[-1] and "Traceback" not in err

@@ -337,20 +337,45 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None, workers=1, das
     return n
 
 
+def _recheck_result(job, ok, reasons, wall=0.0, cpu=0.0):
+    obj, eps, part, m, recorded, _ = job
+    return {"objective": obj, "eps": eps, "part": part, "m": m, "recorded_seconds": recorded, "ok": bool(ok),
+            "reasons": list(reasons), "wall": wall, "cpu": cpu}
+
+
 def _recheck_entry(job):
-    """(objective, eps, part, m, certificate) -> a dict with ``ok``, ``reasons``, ``wall`` and ``cpu`` seconds; one task of
-    :func:`recheck_rows`."""
+    """(objective, eps, part, m, recorded seconds, certificate) -> :func:`recheck_rows`' dict for it; one task."""
     from ..certified.combs_gauss import check
 
-    obj, eps, part, m, cert = job
+    obj, eps, part, m, _, cert = job
     _log(f"{obj} eps={eps:g}: re-checking {part} m={m}")
     w0, c0 = time.perf_counter(), time.process_time()
     rep = check(cert, progress=lambda s: _log(f"{obj} eps={eps:g} {part}:   {s}"))
-    out = {"objective": obj, "eps": eps, "part": part, "m": m, "ok": bool(rep.ok), "reasons": list(rep.reasons),
-           "wall": time.perf_counter() - w0, "cpu": time.process_time() - c0}
+    out = _recheck_result(job, rep.ok, rep.reasons, time.perf_counter() - w0, time.process_time() - c0)
     _log(f"{obj} eps={eps:g}: {part} m={m} {'ok' if rep.ok else 'REFUSED: ' + '; '.join(rep.reasons)} "
          f"in {out['wall']:.1f} s")
     return out
+
+
+def _recheck_jobs(path, eps_values, max_m, min_seconds):
+    """The certificates of the file at ``path`` that :func:`recheck_rows` takes, as tasks; ``ValueError`` naming the
+    file when it cannot be read or is not a frontier file."""
+    try:
+        doc = load(path)
+        obj = doc.get("objective", "mean_abs")
+        jobs = []
+        for r in doc["rows"]:
+            e = float(r["eps"])
+            if eps_values and e not in map(float, eps_values):
+                continue
+            for part in LATTICE:
+                g = r.get(part)
+                if g and g.get("certificate") and (max_m is None or int(g["m"]) <= max_m) \
+                        and float(g.get("certificate_seconds", 0)) >= min_seconds:
+                    jobs.append((obj, e, part, int(g["m"]), float(g.get("certificate_seconds", 0)), g))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
+    return jobs
 
 
 def recheck_rows(paths=None, *, eps_values=None, max_m=None, min_seconds=0.0, workers=1, dask=None):
@@ -360,34 +385,28 @@ def recheck_rows(paths=None, *, eps_values=None, max_m=None, min_seconds=0.0, wo
 
     Only rows at ``eps_values`` (default all), with :math:`m \le` ``max_m`` and a recorded proof of at least
     ``min_seconds`` are taken, the longest first.  Returns one dict per certificate (``objective``, ``eps``,
-    ``part``, ``m``, ``ok``, ``reasons``, ``wall``, ``cpu``), sorted by objective, eps and part.  Progress goes to
-    stderr.  An entry whose certificate is for other parameters than the entry's is refused too.
+    ``part``, ``m``, ``recorded_seconds``, ``ok``, ``reasons``, ``wall``, ``cpu``), sorted by objective, eps and part.
+    Progress goes to stderr.  An entry whose certificate is for other parameters than the entry's is refused too.
+    A file that cannot be read: ``ValueError`` naming it, before any work.
 
     >>> [(d["eps"], d["part"], d["ok"]) for d in recheck_rows([DATA], eps_values=[3], max_m=3)]
     [(3.0, 'lattice_gauss', True), (3.0, 'lattice_top', True)]
     """
+    paths = paths if paths is not None else [DATA] + ([VARIANCE] if VARIANCE.exists() else [])
     jobs, refused = [], []
-    for path in (paths if paths is not None else [DATA] + ([VARIANCE] if VARIANCE.exists() else [])):
-        doc = load(path)
-        for r in doc["rows"]:
-            e = float(r["eps"])
-            if eps_values and e not in map(float, eps_values):
-                continue
-            for part in LATTICE:
-                g = r.get(part)
-                if not g or not g.get("certificate") or (max_m is not None and int(g["m"]) > max_m) \
-                        or float(g.get("certificate_seconds", 0)) < min_seconds:
-                    continue
-                if not same_params(g["certificate"]["params"], g):
-                    refused.append({"objective": doc["objective"], "eps": e, "part": part, "m": int(g["m"]),
-                                    "ok": False, "reasons": ["the certificate is for other parameters"],
-                                    "wall": 0.0, "cpu": 0.0})
-                    continue
-                jobs.append((float(g.get("certificate_seconds", 0)),
-                             (doc["objective"], e, part, int(g["m"]), g["certificate"])))
-    jobs.sort(key=lambda x: -x[0])   # the longest first: the workers finish together
+    for j in [j for path in paths for j in _recheck_jobs(path, eps_values, max_m, min_seconds)]:
+        g = j[5]
+        try:
+            same = same_params(g["certificate"]["params"], g)
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            same = False
+        if same:
+            jobs.append(j[:5] + (g["certificate"],))
+        else:
+            refused.append(_recheck_result(j, False, ["the certificate is for other parameters (or has none)"]))
+    jobs.sort(key=lambda j: -j[4])   # the longest first: the workers finish together
     _log(f"re-checking {len(jobs)} certificate(s) on {'Dask' if dask else f'{workers} worker(s)'}")
-    out = _map(_recheck_entry, [j for _, j in jobs], workers, dask) + refused
+    out = _map(_recheck_entry, jobs, workers, dask) + refused
     return sorted(out, key=lambda d: (d["objective"], d["eps"], d["part"]))
 
 
@@ -596,6 +615,8 @@ def main(argv=None):
             import dask.distributed  # noqa: F401
         except ImportError:
             ap.error("--dask needs the optional extra: pip install 'arete-proofs[dask]'")
+    if a.max_m is not None and a.max_m < 1:
+        ap.error(f"--max-m must be >= 1, got {a.max_m}")
     if a.m_max is not None and a.m_max < 2:
         ap.error("--m-max must be >= 2")
     if a.margin is not None and not 0 < a.margin < 1e-2:
@@ -608,12 +629,10 @@ def main(argv=None):
     if a.recheck is not None:
         if a.certify:
             ap.error("--recheck and --certify are exclusive")
-        for f in a.recheck:
-            try:
-                load(f)
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                ap.error(f"--recheck: cannot read {f}: {exc}")
-        res = recheck_rows(a.recheck or None, eps_values=a.eps, max_m=a.max_m, workers=a.workers, dask=a.dask)
+        try:
+            res = recheck_rows(a.recheck or None, eps_values=a.eps, max_m=a.max_m, workers=a.workers, dask=a.dask)
+        except ValueError as exc:   # a file that cannot be read, before any work (check() reports its own errors)
+            ap.error(f"--recheck: {exc}")
         for d in res:
             print(f"{d['objective']} eps={d['eps']:g} {d['part']} m={d['m']}: "
                   f"{'ok' if d['ok'] else 'REFUSED: ' + '; '.join(d['reasons'])} ({d['wall']:.1f} s)")
