@@ -6,7 +6,7 @@
   (:func:`~arete_proofs.certified.density.pdf`, :func:`~arete_proofs.certified.density.logpdf`)
 * :mod:`~arete_proofs.certified.epsilon` -- a proved upper bound on the tight epsilon
   (:func:`~arete_proofs.certified.epsilon.certify_epsilon`, ``arete certify``)
-* :mod:`~arete_proofs.certified.gauss` -- with a Gaussian part (issue 17): balls of :math:`f_Z`,
+* :mod:`~arete_proofs.certified.gauss` -- with a Gaussian part: balls of :math:`f_Z`,
   :math:`Z = X_1 - X_2 + Y + N`, and a proved bound on its tight epsilon
   (:func:`~arete_proofs.certified.gauss.certify_epsilon_gauss`, ``arete certify --sigma``)
 * ``arete_proofs.certified.region`` and ``arete_proofs.certified.region_map`` -- where

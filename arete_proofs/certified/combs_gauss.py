@@ -1,4 +1,4 @@
-r"""A certified enclosure of the tight epsilon of ``lattice_gauss`` :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0,\sigma^2)` (issue 24).
+r"""A certified enclosure of the tight epsilon of ``lattice_gauss`` :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0,\sigma^2)`.
 
 No cell convexity here, so the window is a **cover**.  In lattice units :math:`u = t/h`, with
 :math:`\beta = h^2/\sigma^2`, :math:`\lambda = a/m` and :math:`q_k = p_k e^{\lambda k}` (order one:

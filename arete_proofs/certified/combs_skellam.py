@@ -1,4 +1,4 @@
-r"""Certified tight epsilon of lattice + Skellam, :math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Sk}(\mu)`, in ball arithmetic (issue 24).
+r"""Certified tight epsilon of lattice + Skellam, :math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Sk}(\mu)`, in ball arithmetic.
 
 The argument of :mod:`arete_proofs.privacy.tight_skellam` (items 1-5), evaluated in python-flint balls from
 the parameters converted **exactly** (decimal strings as rationals):

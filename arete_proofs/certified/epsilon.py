@@ -91,7 +91,8 @@ class EpsilonCertificate:
     that point.  ``numeric``: the engine's tight epsilon (not part of the proof), ``None``
     if not computed.  ``cells``: number of cells of the cover of :math:`[0, T]`;
     ``evaluations``: certified density evaluations; ``tail``: the certified tail bound
-    for :math:`t\ge T`; ``method``: ``"cover"``, ``"lipschitz"`` or ``"log-concave"``.
+    for :math:`t\ge T`; ``method``: ``"cover"``, ``"lipschitz"`` or ``"log-concave"``;
+    ``points``: the final cover of :math:`[0, T]` (floats), what an ``arete`` certificate records.
 
     >>> r = certify_epsilon("0.3", 1, 2, 1, numeric=False, target="0.5")
     >>> # lam >= theta: epsilon* = Delta/lam exactly (the Lipschitz bound of Lemma 26's kind)
@@ -116,6 +117,7 @@ class EpsilonCertificate:
     numeric: float | None = None
     target: float | None = None
     history: list = field(default_factory=list)
+    points: list = field(default_factory=list)
 
     @property
     def meets_target(self):
@@ -502,7 +504,8 @@ def certify_epsilon(alpha, theta, lam, Delta=1, *, tol="1e-4", target=None, work
                "monotonicity; never above Delta/lam (certified_epsilon)")
         return EpsilonCertificate(str(A_p), str(TH_p), str(LA_p), str(d_q), _up(U), best, t_best, "cover", arg,
                                   T=T, tail=_up(tail_up), cells=len(pts) - 1, evaluations=ell.count,
-                                  seconds=time.perf_counter() - t0, numeric=num, target=target_f, history=history)
+                                  seconds=time.perf_counter() - t0, numeric=num, target=target_f, history=history,
+                                  points=list(pts))
     finally:
         ell.close()
         ctx.prec = old

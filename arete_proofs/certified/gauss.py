@@ -1,5 +1,5 @@
 r"""Ball arithmetic with a Gaussian part: certified :math:`f_Z` and a certified upper bound on the
-tight epsilon of :math:`Z = X_1 - X_2 + Y + N` (issue 17; python-flint ``arb``, extra ``certified``).
+tight epsilon of :math:`Z = X_1 - X_2 + Y + N` (python-flint ``arb``, extra ``certified``).
 
 :math:`X_i \sim \Gamma(\alpha,\theta)`, :math:`Y \sim \mathrm{Laplace}(\lambda)`,
 :math:`N \sim \mathcal N(0,\sigma^2)`, :math:`0<\alpha<1`, :math:`\lambda \ge 0`, :math:`\sigma > 0`.
@@ -81,7 +81,7 @@ only places the cells and sets quadrature tolerances; a wrong placement costs ti
 validity.
 
 >>> from arete_proofs.distributions import arete_gauss
->>> opt8 = ("0.014727", "0.85419", 0, "0.027054")            # issue 17's eps = 8 optimum
+>>> opt8 = ("0.014727", "0.85419", 0, "0.027054")            # the Gamma + Gaussian optimum at eps = 8
 >>> b = pdf_ball("1e-9", *opt8, digits=12)                  # inside the spike of X1 - X2
 >>> bool(b.contains(arete_gauss.pdf("1e-9", *opt8, digits=30)))   # the engine's value is inside
 True
@@ -315,7 +315,7 @@ def curvature_bound(u1, log_f_u2, alpha, theta, lam, sigma, *, prec=_PREC):
     :math:`z = x_0/\theta`; :math:`= g''(x_0)/g(x_0)`) or :math:`1/(4\lambda^2)`.
 
     >>> from flint import arb
-    >>> # issue 17's eps = 8 set on [1, 1.001]: O(10), far below 1/sigma^2 ~ 1366 (tight_gauss's doctest)
+    >>> # the Gamma + Gaussian eps = 8 optimum on [1, 1.001]: O(10), far below 1/sigma^2 ~ 1366 (tight_gauss's doctest)
     >>> lf = CertifiedGaussDensity("0.014727", "0.85419", 0, "0.027054").pdf("1.001").log()
     >>> k = curvature_bound(1, lf, "0.014727", "0.85419", 0, "0.027054")
     >>> bool(0 < k.upper() < 20)
@@ -546,7 +546,7 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
     these cell endpoints (0 and :math:`T` are added) instead of the float64 placement, e.g. to
     re-check a given cover; it is refined only where its cells are above the tolerance.
 
-    >>> r = certify_epsilon_gauss("0.014727", "0.85419", 0, "0.027054", numeric=False)   # issue 17, eps = 8
+    >>> r = certify_epsilon_gauss("0.014727", "0.85419", 0, "0.027054", numeric=False)   # the Gamma + Gaussian eps = 8 optimum
     >>> # tight_gauss.tight_epsilon(..., digits=10) = 7.99994740210436 is bracketed, within tol = 1e-4
     >>> r.lower <= 7.99994740210436 <= r.upper <= r.lower + 1e-4 and r.upper < 8
     True

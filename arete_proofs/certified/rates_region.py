@@ -1,4 +1,4 @@
-r"""Lemma 3 with rates below :math:`\varepsilon_0`: a certificate from the exact loss (issue 26.2).
+r"""Lemma 3 with rates below :math:`\varepsilon_0`: a certificate from the exact loss.
 
 The proof chain (:mod:`arete_proofs.chain.rates`) proves the rate-optimal rules
 ``mean_abs`` (:math:`\varepsilon \ge 11`) and ``variance`` (:math:`\varepsilon \ge 10`)
@@ -16,7 +16,7 @@ plus independent noise (:math:`\Gamma(\alpha_2,\theta) = \Gamma(\alpha_1,\theta)
 \Gamma(\alpha_2-\alpha_1,\theta)`; :math:`\mathrm{Laplace}(\lambda_2) = \mathrm{Laplace}(\lambda_1) * \mu`
 with :math:`\hat\mu = (\lambda_1/\lambda_2)^2 + (1-(\lambda_1/\lambda_2)^2)/(1+\lambda_2^2w^2)`,
 a mixture of a point mass and a Laplace law), and post-processing cannot raise the loss
-(the facts of ``docs/certified.md``).  So for :math:`\varepsilon \in [e_1, e_2]`
+(the facts of ``docs/explanation/certification.md``).  So for :math:`\varepsilon \in [e_1, e_2]`
 
 .. math::
 
@@ -29,7 +29,11 @@ where :math:`\underline{\text{rule}}(e_2)` are the rule's parameters at :math:`e
 :math:`\lambda` proportional to :math:`\Delta`, :math:`\alpha` free of it) makes
 :math:`\Delta = 1` enough.  :func:`certify_below` builds the cells greedily from
 :math:`e_2 = \varepsilon_0` down (:math:`e_1 = U(e_2)` rounded up to ``step``), so a few
-certificates cover the interval; :func:`check` re-proves a stored cover from the file alone.
+cells cover the interval.  The file (:meth:`RatesRegion.to_json`) is an ``arete_rates`` certificate
+(format ``arete-certificate/1``): each cell records its parameters, the search's cover of :math:`[0, T]` or the Lipschitz
+method, and its ``bound`` (the checker's, rounded up by a relative :math:`10^{-12}`);
+:func:`check` runs the independent checker ``arete_proofs.check.arete_region`` on it and compares
+:math:`\varepsilon_0` with the proof chain's.
 
 >>> from mpmath import mp
 >>> a, th, la = rule_parameters_down("mean_abs", 4)          # alpha = 2 sqrt(6) e^-2, rounded down
@@ -45,22 +49,22 @@ import json
 import math
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 __all__ = ["RateCell", "RatesRegion", "rule_parameters_down", "certify_below", "check", "FORMAT"]
 
-#: ``format`` of the JSON file.
-FORMAT = "arete-rates-region/1"
+#: ``format`` of the JSON file (an ``arete_rates`` certificate of ``arete_proofs.check``).
+FORMAT = "arete-certificate/1"
 
 
 @dataclass(frozen=True)
 class RateCell:
     r"""One cell of Lemma 3 with rates below :math:`\varepsilon_0`: the rule is
     :math:`\varepsilon`-DP for every :math:`\varepsilon \in [e_1, e_2]` because the certified
-    upper bound ``upper`` :math:`\ge \varepsilon^*` at the rule's (rounded-down) parameters at
-    :math:`e_2` is at most :math:`e_1`.  ``method``: how
-    :func:`~arete_proofs.certified.epsilon.certify_epsilon` proved it.
+    upper bound ``upper`` :math:`\ge \varepsilon^*` at the rule's (rounded-down) parameters
+    ``params`` at :math:`e_2` is at most :math:`e_1`.  ``method``: how it is proved (``proof``:
+    the cover of :math:`[0, T]` the checker re-evaluates, or the Lipschitz bound).
 
     >>> c = RateCell("1", "13/4", 0.5183139725469764, "lipschitz")
     >>> c.upper <= Fraction(c.e1) < Fraction(c.e2)          # the cell's condition
@@ -72,6 +76,9 @@ class RateCell:
     upper: float
     method: str
     seconds: float = 0.0
+    params: dict = field(default_factory=dict)
+    proof: dict = field(default_factory=dict)
+    bound: str = ""
 
 
 @dataclass
@@ -89,11 +96,18 @@ class RatesRegion:
     eps_0: str
     cells: list = field(default_factory=list)
     seconds: float = 0.0
+    command: str = ""
 
     def to_json(self) -> str:
-        """The certificate as JSON text (``format``, ``rule``, ``eps_lo``, ``eps_0``, ``cells``), what :func:`check` reads."""
-        doc = {"format": FORMAT, "rule": self.rule, "eps_lo": self.eps_lo, "eps_0": self.eps_0,
-               "seconds": round(self.seconds, 1), "cells": [asdict(c) for c in self.cells]}
+        """The ``arete_rates`` certificate as JSON text, what :func:`check` reads."""
+        from ..check import digest
+
+        doc = {"format": FORMAT, "kind": "arete_rates", "rule": self.rule, "prec": 64,
+               "claim": {"eps_lo": self.eps_lo, "eps_0": self.eps_0}, "command": self.command,
+               "seconds": round(self.seconds, 1),
+               "cells": [{"e1": c.e1, "e2": c.e2, "params": c.params, "proof": c.proof, "bound": c.bound,
+                          "seconds": c.seconds} for c in self.cells]}
+        doc["digest"] = digest(doc)
         return json.dumps(doc, indent=1) + "\n"
 
 
@@ -151,7 +165,23 @@ def _prove(rule, e2, tol, max_seconds):
     a, th, la = rule_parameters_down(rule, e2)
     t0 = time.perf_counter()
     c = certify_epsilon(a, th, la, 1, tol=tol, numeric=False, max_seconds=max_seconds)
-    return c, time.perf_counter() - t0
+    return c, time.perf_counter() - t0, (a, th, la)
+
+
+def _record(c, P):
+    """The cell's record for the certificate: its parameters, the proof (the search's cover, or the Lipschitz
+    bound) and the checker's bound rounded up (the docs quote it)."""
+    from ..check import arete as C
+    from .arete_certificate import outward
+
+    rec = {"params": {k: str(v) for k, v in zip(("alpha", "theta", "lam"), P)}}
+    if c.method == "cover":
+        rec["proof"] = {"method": "cover", "T": repr(c.T), "points": [repr(float(p)) for p in c.points]}
+        U = C.cover_bound(C.Arete(*P), 1, Fraction(rec["proof"]["T"]), [Fraction(p) for p in rec["proof"]["points"]])
+    else:
+        rec["proof"], U = {"method": "lipschitz"}, 1 / P[2]
+    rec["bound"] = outward(U, U)[1]
+    return rec
 
 
 def certify_below(rule, eps_lo=1, *, eps_hi=None, step="1/4", tol="1e-3", max_seconds=600,
@@ -181,12 +211,15 @@ def certify_below(rule, eps_lo=1, *, eps_hi=None, step="1/4", tol="1e-3", max_se
     region = RatesRegion(rule, str(lo), str(eps_0))
     e2 = hi
     while e2 > lo:
-        c, sec = _prove(rule, e2, tol, max_seconds)
+        c, sec, P = _prove(rule, e2, tol, max_seconds)
         e1 = max(lo, _ceil_to(c.upper, st))
         if e1 >= e2:
             raise ArithmeticError(f"rule {rule!r}: the certified bound {c.upper:.6g} at eps = {e2} is not "
                                   f"below {e2} (step {st})")
-        region.cells.append(RateCell(str(e1), str(e2), c.upper, c.method, round(sec, 2)))
+        rec = _record(c, P)
+        if not Fraction(rec["bound"]) <= e1:
+            raise ArithmeticError(f"rule {rule!r}: the checker's bound {rec['bound']} at eps = {e2} is above {e1}")
+        region.cells.append(RateCell(str(e1), str(e2), c.upper, c.method, round(sec, 2), **rec))
         if progress:
             print(f"rates-region {rule}: eps in [{e1}, {e2}] proved (tight eps <= {c.upper:.6g} at {e2}, "
                   f"{c.method}, {sec:.1f} s)", file=sys.stderr, flush=True)
@@ -195,39 +228,28 @@ def certify_below(rule, eps_lo=1, *, eps_hi=None, step="1/4", tol="1e-3", max_se
     return region
 
 
-def check(doc, *, tol="1e-3", max_seconds=600) -> list[str]:
-    r"""Re-prove a stored cover (a ``dict`` from :meth:`RatesRegion.to_json`) from the file alone:
-    the cells must tile :math:`[\varepsilon_{lo}, \varepsilon_0]` (the rule's own
-    :math:`\varepsilon_0`) and each cell's bound at ``e2`` is recomputed and must be
-    :math:`\le e_1`.  Returns the problems (empty: the certificate holds).
+def check(doc) -> list[str]:
+    r"""Re-prove a stored cover (a ``dict`` from :meth:`RatesRegion.to_json`) from the file alone with the
+    independent checker (``arete_proofs.check``: the cells must run from :math:`\varepsilon_0` down to
+    :math:`\varepsilon_{lo}`, each cell's parameters below the rule's at ``e2`` and its bound at most ``e1``), and
+    compare the claimed :math:`\varepsilon_0` with the proof chain's.  Returns the problems (empty: the
+    certificate holds).
 
-    >>> check({"format": FORMAT, "rule": "mean_abs", "eps_lo": "1", "eps_0": "11", "cells": []})
-    ['the cells do not reach eps_0 = 11 from eps_lo = 1']
+    >>> check({"format": FORMAT, "kind": "arete_rates", "rule": "mean_abs", "claim": {"eps_lo": "1", "eps_0": "11"},
+    ...        "cells": []})
+    ['the digest does not match: the document was edited after it was written']
     """
+    from ..check import check_document
+
     problems = []
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        return [f"not a rates-region certificate (format {FORMAT!r})"]
+    r = check_document(doc)
+    if r["verdict"] != "checked":
+        problems.append(r["reason"])
     try:
-        r = _rule(doc.get("rule"))
-        lo, eps_0 = Fraction(str(doc["eps_lo"])), Fraction(str(doc["eps_0"]))
-        cells = [(Fraction(c["e1"]), Fraction(c["e2"])) for c in doc["cells"]]
+        if Fraction(str(doc["claim"]["eps_0"])) != int(_rule(doc.get("rule")).eps_0):
+            problems.append(f"eps_0 = {doc['claim']['eps_0']} is not the rule's {_rule(doc['rule']).eps_0}")
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
-        return [f"malformed certificate: {exc}"]
-    if eps_0 != int(r.eps_0):
-        problems.append(f"eps_0 = {eps_0} is not the rule's {r.eps_0}")
-    edge = eps_0
-    for e1, e2 in cells:
-        if e2 != edge or not e1 < e2:
-            problems.append(f"cell [{e1}, {e2}] does not continue the cover at {edge}")
-            return problems
-        edge = e1
-    if edge != lo or not cells:
-        problems.append(f"the cells do not reach eps_0 = {eps_0} from eps_lo = {lo}")
-        return problems
-    for e1, e2 in cells:
-        c, _ = _prove(doc["rule"], e2, tol, max_seconds)
-        if not c.upper <= e1:
-            problems.append(f"cell [{e1}, {e2}]: the certified bound {c.upper:.6g} at {e2} exceeds {e1}")
+        problems.append(f"malformed certificate: {exc}")
     return problems
 
 
@@ -240,5 +262,6 @@ if __name__ == "__main__":  # pragma: no cover - the command that wrote docs/dat
     p.add_argument("--out", required=True)
     a = p.parse_args()
     reg = certify_below(a.rule, a.eps_lo, progress=True)
+    reg.command = f"python -m arete_proofs.certified.rates_region {a.rule} --eps-lo {a.eps_lo} --out {a.out}"
     with open(a.out, "w", encoding="utf-8") as fh:
         fh.write(reg.to_json())

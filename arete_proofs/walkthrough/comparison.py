@@ -1,4 +1,4 @@
-r"""The comparison of every noise (issue 23, part 6): :math:`E|Z|` and :math:`\operatorname{Var} Z`, each with its tight epsilon.
+r"""The comparison of every noise (every family at its papers' parameters and optimised): :math:`E|Z|` and :math:`\operatorname{Var} Z`, each with its tight epsilon.
 
 **Continuous table** (:math:`\Delta = 1`, :math:`\varepsilon = 2, 3, \dots, 20`), one entry per noise:
 
@@ -181,15 +181,21 @@ def continuous_part(eps, part, *, digits=8):
                 out = _read(FRONTIER, eps, "theorem21", certified=True) or out
         elif part in ("lattice_gauss", "lattice_gauss_var", "lattice_top", "lattice_top_var"):
             key = "lattice_top" if part.startswith("lattice_top") else "lattice_gauss"
-            out = _read(FRONTIER_VAR if part.endswith("_var") else FRONTIER, eps, key, certified=False)
-            if out is not None:   # certified rows: the cover's upper end; the others: the float64 estimate (*)
+            src = FRONTIER_VAR if part.endswith("_var") else FRONTIER
+            out = _read(src, eps, key, certified=False)
+            if out is not None:   # certified rows: the certificate's claim and enclosures; the others: the estimate (*)
                 c = out.pop("certificate", None)
-                out["certified"] = bool(out.get("certified")) and c is not None
-                out["epsilon"] = c["upper"] if out["certified"] else out.get("estimate")
+                out["certified"] = bool(out.get("certified")) and c is not None and "claim" in c
+                out["epsilon"] = c["claim"]["upper"] if out["certified"] else out.get("estimate")
+                if out["certified"]:    # the certificate stays in its frontier file (arete check re-checks it there)
+                    i = next(i for i, r in enumerate(json.loads(Path(src).read_text())["rows"])
+                             if float(r["eps"]) == float(eps))
+                    out["certificate_ref"] = f"{Path(src).name}#/rows/{i}/{key}/certificate"
+                    out["certified_objectives"] = c["objectives"]
         else:
             raise ValueError(f"part must be one of {CONTINUOUS}, got {part!r}")
     if out is not None and part in ("arete", "arete_paper", "arete_var"):
-        _certify_arete(out, target=None if part == "arete_paper" else eps)   # the paper's rows: well below eps
+        _certify_arete(out, target=None if part == "arete_paper" else eps, eps=str(eps))   # the paper's: well below eps
     if out is not None and "seconds" not in out:
         out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
@@ -202,31 +208,29 @@ THEOREM21_M_MAX_DOCS = 800
 ARETE_TOL = "1e-9"
 
 
-def _certify_arete(out, tol=ARETE_TOL, target=None):
-    r"""Prove the entry's tight epsilon in ball arithmetic (:func:`arete_proofs.certified.epsilon.certify_epsilon`
-    at the entry's parameters as written): ``certificate`` gets the proved bracket ``[lower, upper]`` of
-    :math:`\sup_t \ln f_A(t)/f_A(t+\Delta)` and its method, ``certified`` becomes ``True`` when the numerical
-    value lies in it (to ``tol``).  The cover is refined until the bracket is ``tol`` wide or its upper end is at
-    most ``target`` (the row's epsilon: the optima sit a few 1e-9 below it, so a 1e-6 bracket would not show
-    they are private).  Without python-flint (the extra ``certified``) the entry stays uncertified.  1 to 80 s per
-    entry (measured on the shipped rows, 2026-12-03)."""
+def _certify_arete(out, tol=ARETE_TOL, target=None, eps=None):
+    r"""Prove the entry's tight epsilon in ball arithmetic at the entry's parameters as written: ``certificate``
+    gets an ``arete`` certificate (:func:`arete_proofs.certified.arete_certificate.certificate`: the cover found by
+    :func:`arete_proofs.certified.epsilon.certify_epsilon` and the bracket ``claim`` ``[lower, upper]`` of
+    :math:`\sup_t \ln f_A(t)/f_A(t+\Delta)`, re-checked by ``arete_proofs.check``; ``claim.epsilon`` is ``eps``,
+    the row's), ``certified`` becomes ``True`` when the numerical value lies in the bracket (to ``tol``).  The cover
+    is refined until the bracket is ``tol`` wide or its upper end is at most ``target`` (the row's epsilon: the optima
+    sit a few 1e-9 below it, so a 1e-6 bracket would not show they are private).  Without python-flint (the extra
+    ``certified``) the entry stays uncertified.  1 to 80 s per entry (measured on the shipped rows)."""
     try:
         import flint  # noqa: F401
     except ImportError:
         return
-    from ..certified.epsilon import certify_epsilon
+    from ..certified.arete_certificate import certificate
 
-    t0 = time.perf_counter()
-    r = certify_epsilon(out["alpha"], out["theta"], out["lam"], 1, tol=tol, target=target, numeric=False,
-                        max_seconds=600)
-    lo = r.lower if r.lower is not None else r.upper       # closed cases: the exact value
-    out["certificate"] = {"lower": repr(lo), "upper": repr(r.upper), "method": r.method, "tol": tol,   # outward floats
-                          "seconds": round(time.perf_counter() - t0, 1)}
+    c = certificate(out["alpha"], out["theta"], out["lam"], 1, epsilon=eps, tol=tol, target=target, max_seconds=600)
+    out["certificate"] = c
+    lo, up = c["claim"]["lower"], c["claim"]["upper"]
     e = float(out["epsilon"])
     slack = float(tol) + 6e-8 * abs(e)        # the stored value is rounded to 8 digits
-    out["certified"] = bool(float(lo) - slack <= e <= float(r.upper) + slack)
-    out["epsilon_upper"] = repr(r.upper)
-    out["how"] += f"; proved in [{out['certificate']['lower']}, {out['certificate']['upper']}] by certified.epsilon.certify_epsilon"
+    out["certified"] = bool(float(lo) - slack <= e <= float(up) + slack)
+    out["epsilon_upper"] = up
+    out["how"] += f"; proved in [{lo}, {up}] by certified.epsilon.certify_epsilon (certificate checked by arete_proofs.check)"
 
 
 def _task(task):
@@ -324,10 +328,27 @@ def _f(x, n=4):
 
 
 def _cell(e, key):
+    """The entry's value (4 digits), or its certified enclosure rounded outward to 5 digits ``[lo, hi]`` when the
+    entry carries one (``certified_objectives``: the lattice entries' certificates, re-checked by ``arete check``)."""
     if not e or e.get("skipped"):
         return "—"
-    v = _f(e.get(key))
-    return v
+    enc = (e.get("certified_objectives") or {}).get(key)
+    if enc:
+        return "[" + ", ".join(_outward(x, up) for x, up in zip(enc, (False, True))) + "]"
+    return _f(e.get(key))
+
+
+def _outward(x, up, digits=5):
+    """The decimal ``x`` rounded to ``digits`` significant digits, down (``up=False``) or up."""
+    import math
+    from fractions import Fraction
+
+    q = Fraction(str(x))
+    if q == 0:
+        return "0"
+    e = math.floor(math.log10(abs(q))) - digits + 1
+    n = (math.ceil if up else math.floor)(q / Fraction(10) ** e)
+    return f"{float(n * Fraction(10) ** e):.{digits}g}"
 
 
 def _eps_cell(e):

@@ -1,4 +1,4 @@
-r"""The frontier table (issue 24): the least :math:`E|Z|` of each family at :math:`\varepsilon`, against the Staircase.
+r"""The frontier table: the least :math:`E|Z|` of each family at :math:`\varepsilon`, against the Staircase.
 
 For each :math:`\varepsilon` (:math:`\Delta = 1`) one row holds, as :math:`E|Z|` and as the ratio to the
 **Staircase** at its :math:`E|Z|`-optimal :math:`\gamma` (Lemma 27; by Geng & Viswanath 2016, Theorem 4,
@@ -11,16 +11,17 @@ the least :math:`E|Z|` of *every* :math:`\varepsilon`-DP additive noise):
   :func:`arete_proofs.distributions.lattice.theorem21_parameters`), its certified tight epsilon
   (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_theorem21`: exact lattice-point reduction);
 * **lattice + Gaussian** optimised by :mod:`arete_proofs.privacy.optimize_lattice` (a float64 search),
-  then **certified** by :func:`certify_rows` (``--certify``: a proved enclosure of the tight epsilon over
-  every shift, :func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss`, that anyone can re-check)
-  where :math:`m` is small enough; rows above that are float64 estimates, starred in the table;
+  then **certified** by :func:`certify_rows` (``--certify``: a certificate of the tight epsilon over every shift
+  and of :math:`E|Z|` and :math:`\mathrm{Var}`, written by :func:`arete_proofs.certified.gauss_certificate.write_lattice_gauss`
+  on the lattice :math:`h = \Delta/m`, that ``arete check`` re-checks independently) where :math:`m` is small
+  enough; rows above that are float64 estimates, starred in the table;
 * **lattice + Gaussian, top rate** (``lattice_top``): the same with the top scale's own rate,
   :math:`Z = h(\sum_{i<m} i X_i + m Y) + \mathcal N(0, \sigma^2)`, :math:`Y \sim` DLap(:math:`a_{top}`),
   :math:`a_{top} \le a` (``LatticeGaussProblem(top=True)``; certified the same way, with ``a_top``).
 
 :func:`compute` runs the rows (``--workers`` processes or ``--dask ADDRESS``, as ``arete certify-region``; minutes per
 eps), :func:`certify_rows` their certificates (the same options, one certificate per task), and both record how each entry
-was made (command, digits, seconds); :func:`recheck_rows` (``--recheck``) re-proves the shipped certificates; the docs read the shipped JSON (:func:`load`) and the page's
+was made (command, digits, seconds); ``arete check docs/data`` re-checks the shipped certificates; the docs read the shipped JSON (:func:`load`) and the page's
 table is :func:`table_markdown` of it (a test checks the page equals it; :func:`update_page`
 rewrites it).
 
@@ -40,7 +41,7 @@ from pathlib import Path
 
 from mpmath import mp
 
-__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "LATTICE", "compute_part", "lattice_problem", "compute", "certify_rows", "recheck_rows", "same_params", "load", "ratio",
+__all__ = ["DATA", "VARIANCE", "FORMAT", "PARTS", "LATTICE", "compute_part", "lattice_problem", "compute", "certify_rows", "same_params", "load", "ratio",
            "table_markdown", "update_page", "plot_ratios", "FLOOR_EPS"]
 
 #: the shipped results (``docs/data/frontier.json`` of the source tree)
@@ -49,6 +50,8 @@ BEYOND = DATA.parent / "beyond.json"
 #: the same table for the variance (``--objective variance``)
 VARIANCE = DATA.parent / "frontier-variance.json"
 FORMAT = "arete-frontier/1"
+#: the certificates' format (:data:`arete_proofs.check.FORMAT`)
+CERT_FORMAT = "arete-certificate/1"
 #: the entries of a row, in table order
 PARTS = ("laplace", "arete", "arete_gauss", "theorem21", "lattice_gauss", "lattice_top")
 #: the lattice + Gaussian entries (certified by :func:`certify_rows`); ``lattice_top`` has the free top rate
@@ -144,7 +147,7 @@ def compute_part(eps, part, *, digits=6, objective="mean_abs", m_max=None, margi
                 "epsilon": None, "estimate": repr(point.epsilon), "certified": False,
                 "scan": [[m, a, v] for m, a, v in problem.scan], "evaluations": point.evaluations,
                 "how": "privacy.optimize_lattice float64 search (E|Z|, Var float64); certified afterwards by "
-                       "certified.combs_gauss (--certify) where m is small enough"
+                       "certified.gauss_certificate (--certify) where m is small enough"
                        + (f"; m capped at {int(m_max)} (--m-max, so that the certificate is affordable): the least "
                           f"over m <= {int(m_max)}, an upper bound on the family's least" if capped else ""),
                 **({"m_max": int(m_max)} if capped else {}),
@@ -270,35 +273,39 @@ def same_params(certified, entry):
 
 
 def _certify_entry(job):
-    """(eps, part, entry) -> the same with the entry certified: ``certify_lattice_gauss``, and sigma raised until the
-    enclosure's upper end is below eps (more smoothing is post-processing); one task of :func:`certify_rows`."""
-    from ..certified.combs_gauss import certify_lattice_gauss
+    """(eps, part, entry) -> the same with the entry certified on the lattice h = 1/m (Delta/h an integer):
+    :func:`arete_proofs.certified.gauss_certificate.write_lattice_gauss`, with sigma raised until the certificate's
+    upper end is at most eps (more smoothing is post-processing); one task of :func:`certify_rows`."""
+    from fractions import Fraction
+
+    from ..certified.gauss_certificate import lattice_h, write_lattice_gauss
     from ..privacy import optimize_lattice
 
     eps, part, g, tol = job
     t0 = time.perf_counter()
+    m = int(g["m"])
+    g["h"] = lattice_h(m)
     for attempt in range(4):
-        _log(f"eps={eps:g}: certifying {part} m={g['m']} sigma={g['sigma']} (tol {tol})")
-        wide = {} if "margin" not in g else {
-            "dips": "capped", "goal": repr(eps * (1 - float(g["margin"]) / 2))}
-        c = certify_lattice_gauss(g["a"], int(g["m"]), g["sigma"], g["h"], 1, tol=tol, a_top=g.get("a_top"),
-                                  progress=lambda s, e=eps: _log(f"eps={e:g}:   {s}"), **wide)   # long covers report
-        _log(f"eps={eps:g}: [{c.lower!r}, {c.upper!r}]")
-        if c.upper <= eps:
+        a, h, at = float(g["a"]), float(Fraction(g["h"])), (float(g["a_top"]) if "a_top" in g else None)
+        g.update(mean_abs=repr(optimize_lattice.mean_abs(a, m, float(g["sigma"]), h, at)),
+                 variance=repr(optimize_lattice.variance(a, m, float(g["sigma"]), h, at)))
+        _log(f"eps={eps:g}: certifying {part} m={m} sigma={g['sigma']} (tol {tol})")
+        try:
+            doc = write_lattice_gauss(g["a"], m, g["sigma"], g["h"], 1, a_top=g.get("a_top"), epsilon=repr(eps),
+                                      tol=tol, progress=lambda s, e=eps: _log(f"eps={e:g}:   {s}"))
             break
-        # the float64 search's estimate missed part of the loss (e.g. a wiggle finer than its grid): more
-        # smoothing is post-processing, so the loss only falls; retry with a larger sigma
-        sigma = float(g["sigma"]) * (1 + 2.0 ** attempt * (1e-7 + 4 * (c.upper - eps) / eps))
-        a, m, h = float(g["a"]), int(g["m"]), float(g["h"])
-        at = float(g["a_top"]) if "a_top" in g else None
-        g.update(sigma=repr(sigma), mean_abs=repr(optimize_lattice.mean_abs(a, m, sigma, h, at)),
-                 variance=repr(optimize_lattice.variance(a, m, sigma, h, at)), epsilon=None,
-                 estimate=repr(optimize_lattice.estimate_epsilon(a, m, sigma, a_top=at)),
-                 how=g["how"] + f"; sigma raised (attempt {attempt + 1}) until the certificate was below eps")
-    g["certificate"] = c.to_json()
+        except ValueError as exc:
+            if "stays above" not in str(exc) or attempt == 3:
+                raise
+            _log(f"eps={eps:g}: {exc}; sigma raised")
+            # the float64 search's estimate missed part of the loss: more smoothing only lowers it
+            sigma = float(g["sigma"]) * (1 + 2.0 ** attempt * 1e-6)
+            g.update(sigma=repr(sigma), epsilon=None, estimate=repr(optimize_lattice.estimate_epsilon(a, m, sigma, a_top=at)),
+                     how=g["how"] + f"; sigma raised (attempt {attempt + 1}) until the certificate was below eps")
+    g["certificate"] = doc
     g["certificate_seconds"] = round(time.perf_counter() - t0, 1)
-    g["certified"] = bool(c.upper <= eps)
-    _log(f"eps={eps:g}: {part} certified={g['certified']} in {g['certificate_seconds']} s")
+    g["certified"] = True
+    _log(f"eps={eps:g}: {part} certified [{doc['claim']['lower']}, {doc['claim']['upper']}] in {g['certificate_seconds']} s")
     return eps, part, g
 
 
@@ -306,13 +313,10 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None, workers=1, das
     r"""Certify the lattice + Gaussian entries of the file at ``path`` with :math:`m \le` ``max_m`` (in place), one entry
     per task: ``workers`` processes or the Dask scheduler at ``dask`` (the certificates are independent).
 
-    Each gets ``certificate`` (:meth:`arete_proofs.certified.combs_gauss.GaussCombCertificate.to_json`: an
-    enclosure of :math:`\varepsilon^*` over every shift anyone can re-check with
-    :func:`arete_proofs.certified.combs_gauss.check`), ``certificate_seconds`` and ``certified``
-    (the enclosure's upper end :math:`\le \varepsilon`).  Returns the number certified.  A row searched with a
-    ``margin`` (``--margin``) is certified with ``goal`` :math:`\varepsilon(1 - \text{margin}/2)` and
-    ``dips="capped"``: the cover stops once it has proved that much, so it resolves half the margin instead of ``tol``
-    (:func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss`).
+    Each gets ``h`` :math:`= 1/m` exactly, ``certificate`` (a document of :mod:`arete_proofs.check`: the enclosure
+    of :math:`\varepsilon^*` over every shift, with upper end :math:`\le \varepsilon`, and of :math:`E|Z|` and
+    :math:`\mathrm{Var}\,Z`; ``arete check`` re-checks it), ``certificate_seconds`` and ``certified``.  Returns the
+    number certified; an entry already carrying a certificate of this format for its parameters is kept.
     """
     doc = load(path)
     n, jobs = 0, []
@@ -321,10 +325,11 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None, workers=1, das
         if not g or int(g["m"]) > max_m or (eps_values and float(r["eps"]) not in map(float, eps_values)):
             continue
         c = g.get("certificate")
-        if c and g.get("certified") and same_params(c["params"], g):
+        if c and g.get("certified") and c.get("format") == CERT_FORMAT and same_params(c["params"], g):
             n += 1                                 # already certified for these parameters
             continue
-        jobs.append((float(r["eps"]), part, g, tol))
+        old = (c or {}).get("choices", {}).get("tol")      # a certificate of the earlier format: its width kept
+        jobs.append((float(r["eps"]), part, g, old or tol))
     rows = {float(r["eps"]): r for r in doc["rows"]}
     for eps, part, g in _map(_certify_entry, jobs, workers, dask):
         rows[eps][part] = g
@@ -335,79 +340,6 @@ def certify_rows(path, *, max_m=100, tol="1e-6", eps_values=None, workers=1, das
         + (f" --tol {tol}" if str(tol) != "1e-6" else "") + f"  ({n} certified)")
     Path(path).write_text(json.dumps(doc, indent=1) + "\n")
     return n
-
-
-def _recheck_result(job, ok, reasons, wall=0.0, cpu=0.0):
-    obj, eps, part, m, recorded, _ = job
-    return {"objective": obj, "eps": eps, "part": part, "m": m, "recorded_seconds": recorded, "ok": bool(ok),
-            "reasons": list(reasons), "wall": wall, "cpu": cpu}
-
-
-def _recheck_entry(job):
-    """(objective, eps, part, m, recorded seconds, certificate) -> :func:`recheck_rows`' dict for it; one task."""
-    from ..certified.combs_gauss import check
-
-    obj, eps, part, m, _, cert = job
-    _log(f"{obj} eps={eps:g}: re-checking {part} m={m}")
-    w0, c0 = time.perf_counter(), time.process_time()
-    rep = check(cert, progress=lambda s: _log(f"{obj} eps={eps:g} {part}:   {s}"))
-    out = _recheck_result(job, rep.ok, rep.reasons, time.perf_counter() - w0, time.process_time() - c0)
-    _log(f"{obj} eps={eps:g}: {part} m={m} {'ok' if rep.ok else 'REFUSED: ' + '; '.join(rep.reasons)} "
-         f"in {out['wall']:.1f} s")
-    return out
-
-
-def _recheck_jobs(path, eps_values, max_m, min_seconds):
-    """The certificates of the file at ``path`` that :func:`recheck_rows` takes, as tasks; ``ValueError`` naming the
-    file when it cannot be read or is not a frontier file."""
-    try:
-        doc = load(path)
-        obj = doc.get("objective", "mean_abs")
-        jobs = []
-        for r in doc["rows"]:
-            e = float(r["eps"])
-            if eps_values and e not in map(float, eps_values):
-                continue
-            for part in LATTICE:
-                g = r.get(part)
-                if g and g.get("certificate") and (max_m is None or int(g["m"]) <= max_m) \
-                        and float(g.get("certificate_seconds", 0)) >= min_seconds:
-                    jobs.append((obj, e, part, int(g["m"]), float(g.get("certificate_seconds", 0)), g))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from None
-    return jobs
-
-
-def recheck_rows(paths=None, *, eps_values=None, max_m=None, min_seconds=0.0, workers=1, dask=None):
-    r"""Re-prove the certificates of the lattice entries in the frontier files ``paths`` (default: both shipped
-    files) with :func:`arete_proofs.certified.combs_gauss.check`, one per task: ``workers`` processes or the Dask
-    scheduler at ``dask``.
-
-    Only rows at ``eps_values`` (default all), with :math:`m \le` ``max_m`` and a recorded proof of at least
-    ``min_seconds`` are taken, the longest first.  Returns one dict per certificate (``objective``, ``eps``,
-    ``part``, ``m``, ``recorded_seconds``, ``ok``, ``reasons``, ``wall``, ``cpu``), sorted by objective, eps and part.
-    Progress goes to stderr.  An entry whose certificate is for other parameters than the entry's is refused too.
-    A file that cannot be read: ``ValueError`` naming it, before any work.
-
-    >>> [(d["eps"], d["part"], d["ok"]) for d in recheck_rows([DATA], eps_values=[3], max_m=3)]
-    [(3.0, 'lattice_gauss', True), (3.0, 'lattice_top', True)]
-    """
-    paths = paths if paths is not None else [DATA] + ([VARIANCE] if VARIANCE.exists() else [])
-    jobs, refused = [], []
-    for j in [j for path in paths for j in _recheck_jobs(path, eps_values, max_m, min_seconds)]:
-        g = j[5]
-        try:
-            same = same_params(g["certificate"]["params"], g)
-        except (KeyError, TypeError, ValueError, ZeroDivisionError):
-            same = False
-        if same:
-            jobs.append(j[:5] + (g["certificate"],))
-        else:
-            refused.append(_recheck_result(j, False, ["the certificate is for other parameters (or has none)"]))
-    jobs.sort(key=lambda j: -j[4])   # the longest first: the workers finish together
-    _log(f"re-checking {len(jobs)} certificate(s) on {'Dask' if dask else f'{workers} worker(s)'}")
-    out = _map(_recheck_entry, jobs, workers, dask) + refused
-    return sorted(out, key=lambda d: (d["objective"], d["eps"], d["part"]))
 
 
 def load(path=None):
@@ -457,6 +389,10 @@ def table_markdown(doc=None):
         cells = [f"{float(r['eps']):g}", _f(r["staircase"][key], 5)]
         for p in PARTS:
             q = ratio(r, p, key) if r.get(p) and key in r[p] else None
+            proved = _proved_ratio(r, p, key) if q is not None and p in LATTICE else None
+            if proved:
+                cells.append(proved)
+                continue
             star = "*" if p in LATTICE and q is not None and not r[p].get("certified") else ""
             star += "†" if p in LATTICE and q is not None and r[p].get("m_max") else ""   # the least over m <= m_max
             u = r[p].get("uncapped") if p in LATTICE and q is not None else None
@@ -471,12 +407,35 @@ def table_markdown(doc=None):
     return "\n".join(lines)
 
 
+def _proved_ratio(row, part, key):
+    r"""The ratio to the Staircase as a proved interval ``[lo, hi]`` (4 decimals, rounded outward) from the entry's
+    certified enclosure of ``key`` (:math:`E|Z|` or Var) and the Staircase's closed form (Lemma 27, 30 digits at the
+    row's :math:`\gamma`); ``None`` when the entry has no such certificate."""
+    import math
+    from fractions import Fraction
+
+    c = row[part].get("certificate") or {}
+    obj = (c.get("objectives") or {}).get(key)
+    if c.get("format") != CERT_FORMAT or not obj:
+        return None
+    from ..distributions import staircase
+
+    e = Fraction(row["eps"])
+    g = row["staircase"]["gamma" if key == "mean_abs" else "gamma_var"]
+    f = staircase.mean_abs if key == "mean_abs" else staircase.var
+    sc = Fraction(str(f(g, 1, str(e), digits=30)))
+    lo, hi = Fraction(obj[0]) / sc * Fraction(10 ** 30 - 1, 10 ** 30), Fraction(obj[1]) / sc * Fraction(10 ** 30 + 1, 10 ** 30)
+    return f"[{math.floor(lo * 10 ** 4) / 10 ** 4:.4f}, {math.ceil(hi * 10 ** 4) / 10 ** 4:.4f}]"
+
+
 def _lattice_cell(g):
     """A lattice entry's parameters and tight epsilon (certified enclosure, exact engine or float64 estimate)."""
     if not g:
         return "—"
     c = g.get("certificate")
-    if c:
+    if c and c.get("format") == CERT_FORMAT:
+        tight = f"[{_f(c['claim']['lower'], 10)}, {_f(c['claim']['upper'], 10)}] certified"
+    elif c:
         tight = f"[{_f(c['lower'], 10)}, {_f(c['upper'], 10)}] certified"
     elif g.get("epsilon"):
         tight = f"{_f(g['epsilon'], 8)} (exact engine, not certified)"
@@ -506,7 +465,7 @@ def _floors(key):
 
 
 def plot_ratios(docs=None, *, pyplot=False, floors=False):
-    r"""The ratio plot of docs/beyond.md: each family's least :math:`E|Z|` (left) and Var (right) over the
+    r"""The ratio plot of docs/results/comparison.md: each family's least :math:`E|Z|` (left) and Var (right) over the
     Staircase's (Lemma 27, the floor of every :math:`\varepsilon`-DP noise) against :math:`\varepsilon`,
     from the shipped files (``docs``: a list of loaded files; default :data:`DATA` and :data:`VARIANCE`).
     Hollow markers: rows whose tight epsilon is not certified (float64 estimates); squares: rows searched over
@@ -604,9 +563,6 @@ def main(argv=None):
                     help="the lattice search's target eps (1 - MARGIN) (default 2e-7; wider: a cheaper certificate)")
     ap.add_argument("--tol", default="1e-6",
                     help="with --certify: the enclosure's width (at most about the row's margin times eps / 4)")
-    ap.add_argument("--recheck", nargs="*", metavar="FILE", default=None,
-                    help="re-prove the certificates of these frontier files (default: both shipped ones; "
-                    "with --eps, --max-m, --workers, --dask); exit 1 if one is refused")
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error("--workers must be >= 1")
@@ -626,19 +582,6 @@ def main(argv=None):
             raise ValueError
     except ValueError:
         ap.error(f"--tol must be a number in (0, 1), got {a.tol}")
-    if a.recheck is not None:
-        if a.certify:
-            ap.error("--recheck and --certify are exclusive")
-        try:
-            res = recheck_rows(a.recheck or None, eps_values=a.eps, max_m=a.max_m, workers=a.workers, dask=a.dask)
-        except ValueError as exc:   # a file that cannot be read, before any work (check() reports its own errors)
-            ap.error(f"--recheck: {exc}")
-        for d in res:
-            print(f"{d['objective']} eps={d['eps']:g} {d['part']} m={d['m']}: "
-                  f"{'ok' if d['ok'] else 'REFUSED: ' + '; '.join(d['reasons'])} ({d['wall']:.1f} s)")
-        bad = sum(not d["ok"] for d in res)
-        print(f"{len(res) - bad} of {len(res)} certificates re-proved" + (f"; {bad} REFUSED" if bad else ""))
-        return 1 if bad else 0
     if a.certify:
         if not a.out:
             ap.error("--certify needs --out FILE")

@@ -1,4 +1,4 @@
-r"""The discrete frontier (issue 24, item 4): lattice + Skellam against the discrete staircase at integer :math:`\Delta`.
+r"""The discrete frontier: lattice + Skellam against the discrete staircase at integer :math:`\Delta`.
 
 For each integer :math:`\Delta` and :math:`\varepsilon` one row holds:
 
@@ -8,11 +8,13 @@ For each integer :math:`\Delta` and :math:`\varepsilon` one row holds:
 * **MSDLap** optimised (:func:`arete_proofs.privacy.optimize_discrete.optimize_msdlap`, exact tight epsilon);
 * **lattice + Skellam** :math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Sk}(\mu)` optimised for :math:`E|Z|`
   (:func:`arete_proofs.privacy.optimize_skellam.optimize`, a float64 search) and then **certified**
-  (:func:`arete_proofs.certified.combs_skellam.certify_lattice_skellam`: a ball-arithmetic enclosure of the tight
-  epsilon over every shift :math:`|s| \le \Delta`, :math:`\mu` raised until its upper end is at most :math:`\varepsilon`);
+  (:func:`arete_proofs.certified.skellam_certificate.write_lattice_skellam`: a certificate of the tight epsilon over
+  every shift :math:`|s| \le \Delta` that ``arete check`` re-derives, :math:`\mu` raised until its upper end is at
+  most :math:`\varepsilon`);
 
 and the ratios to the discrete staircase.  The file records how each entry was made and its command;
-the page's table is :func:`table_markdown` of it (a test checks the page equals it).
+the page's table is :func:`table_markdown` of it (a test checks the page equals it).  ``--recertify`` rewrites
+the certificates of the rows already in the file (:func:`recertify`), keeping every searched parameter.
 
 >>> row = {"dstaircase": {"mean_abs": "2"}, "lattice_skellam": {"mean_abs": "2.5"}}
 >>> ratio(row, "lattice_skellam")                               # 2.5 / 2
@@ -28,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["DATA", "FORMAT", "compute_row", "load", "main", "ratio", "table_markdown", "update_page"]
+__all__ = ["DATA", "FORMAT", "compute_row", "load", "main", "ratio", "recertify", "table_markdown", "update_page"]
 
 #: the shipped results (``docs/data/frontier-discrete.json`` of the source tree)
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "frontier-discrete.json"
@@ -77,25 +79,55 @@ def compute_row(Delta, eps, *, digits=8, msdlap=True, progress=_log, objective="
 
 
 def _skellam(Delta, eps, digits, objective, say, row):
-    from ..certified.combs_skellam import certify_lattice_skellam
+    from ..certified import skellam_certificate
     from ..privacy import optimize_skellam
 
     key = "dstaircase" if objective == "mean_abs" else "dstaircase_var"
     say(f"Delta={Delta} eps={eps}: staircase {objective} {row[key][objective]}; searching lattice + Skellam")
-    o = optimize_skellam.optimize(eps, Delta, objective=objective, certify=certify_lattice_skellam, digits=digits)
+    o = optimize_skellam.optimize(eps, Delta, objective=objective, certify=skellam_certificate.certify, digits=digits)
     ls = {k: o[k] for k in ("a", "m", "h", "mu", "mean_abs", "variance", "estimate", "scan", "search_seconds",
                             "certified", "lower", "upper", "mu_raised", "certify_seconds", "seconds")}
     ls["params"] = o["params"]
     ls["certificate"] = o["certificate"]
+    if ls["certified"]:                 # the certificate of the row's eps (the search's claims its own upper end)
+        _certificate(ls, Delta, row["eps"], say)
     ls["objective"] = objective
     ls["how"] = (f"privacy.optimize_skellam.optimize (objective {objective}): m from a small set, h = round(Delta/m) "
                  "(and ceil when h m < Delta), "
                  "a on a grid + golden section, mu the least with the float64 estimate at eps (1 - 2e-7); then "
-                 "certified.combs_skellam.certify_lattice_skellam, mu raised until the upper end <= eps")
+                 "certified.skellam_certificate.write_lattice_skellam, mu raised until the upper end <= eps")
     say(f"  lattice + Skellam m={o['m']} h={o['h']} a={o['a']:.6g} mu={o['mu']:.6g}: {objective} {o[objective]:.6g} "
         f"({o[objective] / float(row[key][objective]):.4f} x), certified [{o['lower']}, {o['upper']}] "
         f"in {o['seconds']} s")
     return ls
+
+
+def _certificate(ls, Delta, eps, say):
+    """Write the entry's certificate (claim.epsilon = the row's ``eps``) and its interval ``lower``, ``upper``."""
+    from ..certified.skellam_certificate import write_lattice_skellam
+
+    p = ls["params"]
+    doc = write_lattice_skellam(p["a"], p["m"], p["mu"], p["h"], Delta, epsilon=eps)
+    ls.update(certificate=doc, lower=doc["claim"]["lower"], upper=doc["claim"]["upper"], certified=True)
+    say(f"  Delta={Delta} eps={eps} m={p['m']} h={p['h']}: certificate [{ls['lower']}, {ls['upper']}] "
+        f"in {doc['search_seconds']} s")
+
+
+def recertify(row, progress=_log):
+    r"""Rewrite the row's lattice + Skellam certificates (both objectives) of :math:`\varepsilon^* \le \varepsilon` for
+    their recorded parameters in the checkable format (:mod:`arete_proofs.certified.skellam_certificate`); every
+    other field is kept.
+
+    >>> from arete_proofs.check import check_document
+    >>> row = recertify(next(r for r in load()["rows"] if (r["Delta"], r["eps"]) == (10, "2.0")), progress=None)
+    >>> check_document(row["lattice_skellam"]["certificate"])["verdict"], float(row["lattice_skellam"]["upper"]) <= 2
+    ('checked', True)
+    """
+    say = progress or (lambda s: None)
+    for key in ("lattice_skellam", "lattice_skellam_var"):
+        if key in row:
+            _certificate(row[key], row["Delta"], row["eps"], say)
+    return row
 
 
 def ratio(row, key, objective="mean_abs"):
@@ -165,20 +197,28 @@ def update_page(page, data):
 def main(argv=None):
     r"""``python -m arete_proofs.walkthrough.frontier_discrete --Delta 1 10 --eps 2 4 --out FILE [--page PAGE]`` (rows of :math:`(\Delta, \varepsilon)` merge into the file)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--Delta", type=int, nargs="+", default=[1, 10, 100, 1000])
-    ap.add_argument("--eps", type=float, nargs="+", default=[2, 4, 6, 8, 10])
+    ap.add_argument("--Delta", type=int, nargs="+", default=None, help="default 1 10 100 1000 (--recertify: all)")
+    ap.add_argument("--eps", type=float, nargs="+", default=None, help="default 2 4 6 8 10 (--recertify: all)")
     ap.add_argument("--digits", type=int, default=8)
     ap.add_argument("--no-msdlap", action="store_true", help="skip the MSDLap optimiser")
     ap.add_argument("--objective", choices=("mean_abs", "variance"), default="mean_abs",
                     help="variance: add the variance-optimal lattice + Skellam to the rows already in the file")
     ap.add_argument("--out", default=str(DATA))
     ap.add_argument("--page", default=None, help="a page whose table to rewrite")
+    ap.add_argument("--recertify", action="store_true",
+                    help="rewrite the lattice + Skellam certificates of the rows in the file (checkable format), "
+                         "keeping every searched parameter")
     args = ap.parse_args(argv)
     out = Path(args.out)
     data = load(out) if out.exists() else {"format": FORMAT, "rows": [], "commands": []}
     t0 = time.perf_counter()
-    for D in args.Delta:
-        for e in args.eps:
+    if args.recertify:
+        for row in data["rows"]:
+            if (args.Delta is None or row["Delta"] in args.Delta) and (args.eps is None or float(row["eps"]) in args.eps):
+                recertify(row)
+                out.write_text(json.dumps(data, indent=1) + "\n")
+    for D in ([] if args.recertify else args.Delta or [1, 10, 100, 1000]):
+        for e in args.eps or [2, 4, 6, 8, 10]:
             old = next((r for r in data["rows"] if (r["Delta"], float(r["eps"])) == (D, float(e))), None)
             row = compute_row(D, e, digits=args.digits, msdlap=not args.no_msdlap, objective=args.objective, row=old)
             row["generated"] = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -186,7 +226,8 @@ def main(argv=None):
             out.write_text(json.dumps(data, indent=1) + "\n")
     cmd = "python -m arete_proofs.walkthrough.frontier_discrete " + " ".join(argv if argv is not None else sys.argv[1:])
     data["commands"] = [c for c in data.get("commands", []) if c != cmd] + [cmd]
-    data["seconds"] = round(data.get("seconds", 0) + time.perf_counter() - t0, 1)
+    if not args.recertify:           # the rows' recorded seconds (a rewritten certificate records its own)
+        data["seconds"] = round(data.get("seconds", 0) + time.perf_counter() - t0, 1)
     out.write_text(json.dumps(data, indent=1) + "\n")
     if args.page:
         update_page(args.page, data)
