@@ -41,6 +41,10 @@ A production system would instead
   aggregation over a finite group :math:`\mathbb{Z}_m` (Bonawitz et al. 2017;
   Kairouz, Liu and Steinke 2021), with :math:`m` large enough that the sum does not wrap.
 
+The library does the last two for its integer noises: :mod:`arete_proofs.mechanisms.exact` samples
+them and their shares exactly from fair bits, and :mod:`arete_proofs.mechanisms.aggregate` (``arete
+aggregate``) designs, guarantees and simulates the secure aggregation.
+
 >>> import numpy as np
 >>> m = AreteMechanism(20, 1)                      # Lemma 3's parameters at eps = 20, Delta = 1
 >>> m.lemma3_applies, m.params_source

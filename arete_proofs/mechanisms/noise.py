@@ -112,7 +112,7 @@ class NoiseMechanism(_Mechanism):
         return f"NoiseMechanism({self.noise_object!r}, Delta={self.Delta!r})"
 
     def noise(self, size=None, rng=None):
-        """Draws of the noise (its family's float64 sampler)."""
+        """Draws of the noise (its family's sampler: exact from fair bits for an integer family, float64 otherwise)."""
         return self.noise_object.sample(size, rng)
 
     @property

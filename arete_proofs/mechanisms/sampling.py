@@ -340,7 +340,7 @@ def arete(alpha, theta, lam, size=None, rng=None, *, sigma=0.0):
 
     :math:`X_i \sim \Gamma(\alpha,\theta)`, :math:`Y = E_1 - E_2`,
     :math:`E_i \sim \mathrm{Exp}(\lambda)`, all independent.  ``sigma > 0`` (beyond the
-    paper, issue 17) adds :math:`N \sim \mathcal N(0, \sigma^2)`, drawn after the other parts
+    paper) adds :math:`N \sim \mathcal N(0, \sigma^2)`, drawn after the other parts
     (``sigma = 0`` draws exactly what it drew before), and allows ``lam = 0`` (no Laplace part).
 
     >>> import numpy as np
@@ -435,7 +435,7 @@ def shares(alpha, theta, lam, n, size=None, rng=None, *, summed=False, parties=N
     Arete only for :math:`m = n` (see :func:`arete_proofs.mechanisms.sum_noise`).
     The summed path generates at most ``2**20`` shares at a time.  For tiny
     shapes :math:`\alpha/n` most shares are exactly 0; see the module docstring.
-    ``sigma > 0`` (beyond the paper, issue 17) adds :math:`\mathcal N(0, \sigma^2/n)` to each
+    ``sigma > 0`` (beyond the paper) adds :math:`\mathcal N(0, \sigma^2/n)` to each
     share (the n of them sum to :math:`\mathcal N(0,\sigma^2)`) and allows ``lam = 0``.
 
     >>> import numpy as np

@@ -31,7 +31,12 @@ symmetric unimodal (lattice laws are combs) must take every shift.
 
 **Distributed use**: :meth:`~Noise.sample`, :meth:`~Noise.shares` (the :math:`n`-party
 decomposition that makes an infinitely divisible noise usable under dropouts),
-:meth:`~Noise.scipy` (a frozen ``scipy.stats`` object).
+:meth:`~Noise.scipy` (a frozen ``scipy.stats`` object).  An integer family (``exact_sample`` in
+``supports``) samples itself and its shares *exactly* from fair bits
+(:mod:`arete_proofs.mechanisms.exact`; ``rng`` any object with ``getrandbits(k)``,
+``secrets.SystemRandom`` by default); its float64 sampler stays available as
+:meth:`~Noise.sample_float`.  A continuous family's sampler is float64, for experiments only
+(Mironov 2012): ``deploy_with`` names the integer family that serves the same purpose in a release.
 
 Capabilities a family may list in ``supports``: :data:`CAPABILITIES`.  Calling a method
 the family does not support raises :class:`NotSupported` (a ``ValueError``: the CLI reports
@@ -78,7 +83,8 @@ CAPABILITIES = {
     "certify": "a ball-arithmetic proof of an upper bound on the tight epsilon (python-flint)",
     "account": "exact hockey-stick delta(eps) and a dp_accounting PLD",
     "optimize": "parameters of least E|Z| or Var Z at a target epsilon",
-    "sample": "float64 draws",
+    "sample": "draws: exact from fair bits for the integer families, float64 (experiments only) otherwise",
+    "exact_sample": "exact draws from fair bits (rng with getrandbits; no float on a random value): deployable",
     "shares": "n-party shares (infinitely divisible)",
     "scipy": "a frozen scipy.stats distribution",
     "certified_density": "arb balls that contain the density",
@@ -250,6 +256,8 @@ class Noise:
     symmetric_unimodal: ClassVar[bool] = False
     integer_valued: ClassVar[bool] = False
     supports: ClassVar[frozenset[str]] = frozenset()
+    #: for a continuous family, the integer family to deploy instead (its samplers are exact)
+    deploy_with: ClassVar[str | None] = None
 
     __slots__ = ("_params", "_values", "source")
 
@@ -429,8 +437,34 @@ class Noise:
 
     # -- sampling, shares, scipy -------------------------------------------------------
     def sample(self, size=None, rng=None):
-        """float64 draws (for analysis; not a production sampler, Mironov 2012)."""
+        """Draws of the noise: exact from fair bits for an integer family (``rng``: an object with
+        ``getrandbits(k)`` or an int seed, ``secrets.SystemRandom`` by default), float64 draws for
+        experiments otherwise (not a production sampler, Mironov 2012; ``rng``: a numpy Generator or seed)."""
         raise self._unsupported("sample")
+
+    def sample_float(self, size=None, rng=None):
+        """float64 draws from numpy's generators (``rng``: a Generator, an int seed or ``None``): for experiments only.
+
+        For a continuous family this is :meth:`sample`; an integer family keeps its float64 sampler here.
+        """
+        if self.integer_valued:
+            raise self._unsupported("float64 sampling")
+        return self.sample(size, rng)
+
+    @classmethod
+    def sampler_note(cls) -> str:
+        """One line: whether the sampler may serve a release, and what to deploy instead when not.
+
+        >>> from arete_proofs.noise import make
+        >>> make("laplace", lam=1).sampler_note()
+        'float64 sampler, for experiments only (Mironov 2012); to deploy, use the integer family dlap (exact sampler)'
+        """
+        if "exact_sample" in cls.supports:
+            return "exact sampler (fair bits, integer arithmetic): deployable"
+        if "sample" not in cls.supports:
+            return "no sampler"
+        alt = f"; to deploy, use the integer family {cls.deploy_with} (exact sampler)" if cls.deploy_with else ""
+        return "float64 sampler, for experiments only (Mironov 2012)" + alt
 
     def shares(self, n):
         """The :math:`n`-party decomposition (:class:`arete_proofs.noise.Shares`)."""

@@ -31,9 +31,12 @@ class Shares:
     r"""The shares of ``noise`` for ``n`` parties.
 
     ``description``: the law of one share; ``draw(g, shape)``: an array of independent shares
-    (a numpy ``Generator`` ``g``); ``sum_law(m)``: the law of the sum of ``m`` shares (``k = m/n``
-    times the designed noise: ``k``, ``description``, ``mean_abs(digits)`` -- ``None`` where no
-    exact value is available -- and ``var()``).  Lemma 10: the sum of ``n`` shares is the noise.
+    (a numpy ``Generator`` ``g``: the float64 path); ``sum_law(m)``: the law of the sum of ``m`` shares
+    (``k = m/n`` times the designed noise: ``k``, ``description``, ``mean_abs(digits)`` -- ``None`` where
+    no exact value is available -- and ``var()``).  Lemma 10: the sum of ``n`` shares is the noise.
+    ``exact_draw(count, src)`` (integer families): ``count`` independent shares drawn exactly from the
+    bit source ``src`` (:mod:`arete_proofs.mechanisms.exact`); then :meth:`sample` is exact and
+    :meth:`sample_float` keeps the float64 path.
 
     >>> import numpy as np
     >>> from arete_proofs.noise import make
@@ -49,9 +52,47 @@ class Shares:
     draw: Callable
     sum_law: Callable
     sampler: Callable | None = None
+    exact_draw: Callable | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether :meth:`sample` draws exactly from fair bits (an integer family's shares)."""
+        return self.exact_draw is not None
 
     def sample(self, size=None, rng=None, *, parties=None, summed=False):
         """Shares for ``parties`` (default ``n``) parties: shape ``(size, parties)``, or row sums with ``summed``.
+
+        Exact (int64, ``rng``: an object with ``getrandbits(k)`` or an int seed) for an integer family's
+        shares; otherwise float64 as :meth:`sample_float`.
+        """
+        if self.exact_draw is not None:
+            return self._sample_exact(size, rng, parties, summed)
+        return self.sample_float(size, rng, parties=parties, summed=summed)
+
+    def _sample_exact(self, size, rng, parties, summed):
+        from ..mechanisms import sampling as _s
+        from ..mechanisms.exact import bit_source
+
+        m = self.n if parties is None else _s._count(parties, "parties")
+        sz = _s._size(size)
+        if sz is not None and len(sz) != 1:
+            raise ValueError(f"size must be None or an int (number of rows), got {size!r}")
+        src = bit_source(rng)
+        rows = 1 if sz is None else sz[0]
+        if not summed:
+            out = self.exact_draw(rows * m, src).reshape(rows, m)
+            return out[0] if sz is None else out
+        acc = np.zeros(rows, dtype=np.int64)
+        step = max(1, _s._CHUNK // m)
+        for r0 in range(0, rows, step):
+            r1 = min(rows, r0 + step)
+            for c0 in range(0, m, _s._CHUNK):
+                c = min(_s._CHUNK, m - c0)
+                acc[r0:r1] += self.exact_draw((r1 - r0) * c, src).reshape(r1 - r0, c).sum(axis=1)
+        return int(acc[0]) if sz is None else acc
+
+    def sample_float(self, size=None, rng=None, *, parties=None, summed=False):
+        """float64-path shares (numpy ``Generator``, an int seed or ``None``): for experiments only.
 
         A family may route this through its own sampler (``sampler``, e.g.
         :func:`arete_proofs.mechanisms.sampling.shares` for Lemma 10's shares).

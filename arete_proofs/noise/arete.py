@@ -67,6 +67,7 @@ class AreteNoise(Noise):
     symmetric_unimodal = True
     supports = frozenset({"exact", "float", "tight_epsilon", "certify", "account", "optimize", "sample",
                           "shares", "scipy", "certified_density"})
+    deploy_with = "gdl"  # float64 samplers here (experiments); that integer family samples exactly
 
     @classmethod
     def paper(cls, eps, Delta=1, *, digits=30):

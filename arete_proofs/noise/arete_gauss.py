@@ -1,6 +1,6 @@
 r"""``arete_gauss``: Arete with a Gaussian part, :math:`Z = X_1 - X_2 + Y + N`, :math:`N \sim \mathcal N(0, \sigma^2)`.
 
-Beyond the paper (issue 17): the Gaussian part smooths the Gamma difference's spike at 0
+Beyond the paper: the Gaussian part smooths the Gamma difference's spike at 0
 so that :math:`\lambda` can be 0.  A convolution of symmetric unimodal laws, so symmetric
 unimodal (Wintner): the tight epsilon is the single shift :math:`+\Delta`
 (:data:`~arete_proofs.noise._base.SYMMETRIC_UNIMODAL`; :mod:`arete_proofs.privacy.tight_gauss`,
@@ -36,7 +36,7 @@ __all__ = ["AreteGaussNoise"]
 
 
 class AreteGaussNoise(Noise):
-    r"""Arete plus a Gaussian part, :math:`X_1 - X_2 + Y + \mathcal N(0, \sigma^2)` (issue 17).
+    r"""Arete plus a Gaussian part, :math:`X_1 - X_2 + Y + \mathcal N(0, \sigma^2)`.
 
     >>> z = AreteGaussNoise(alpha=2, theta="0.5", lam="0.2", sigma="0.1")
     >>> z.tight_epsilon(3).epsilon == 3 / 0.5     # alpha >= 1: log-concave, eps* = Delta/max(theta, lam) (Section 4.2)
@@ -45,7 +45,7 @@ class AreteGaussNoise(Noise):
 
     name = "arete_gauss"
     title = "Arete + Gaussian: X1 - X2 + Y + N, N ~ N(0, sigma^2)"
-    reference = "beyond the paper (issue 17): Gaussian smoothing of the Gamma difference"
+    reference = "beyond the paper: Gaussian smoothing of the Gamma difference"
     parameters = (
         Parameter("alpha", "positive", "Gamma shape alpha > 0"),
         Parameter("theta", "positive", "Gamma scale theta > 0"),
@@ -56,6 +56,7 @@ class AreteGaussNoise(Noise):
     symmetric_unimodal = True
     supports = frozenset({"exact", "float", "tight_epsilon", "certify", "account", "optimize", "sample",
                           "shares", "scipy"})
+    deploy_with = "gdl"  # float64 samplers here (experiments); that integer family samples exactly
 
     def _args(self):
         p = self._params

@@ -67,7 +67,7 @@ class DiscreteStaircaseNoise(Noise):
     infinitely_divisible = False
     symmetric_unimodal = True
     integer_valued = True
-    supports = frozenset({"exact", "float", "tight_epsilon", "sample"})
+    supports = frozenset({"exact", "float", "tight_epsilon", "sample", "exact_sample"})
 
     def _check(self, values):
         if values["r"] > values["Delta"]:
@@ -184,11 +184,24 @@ class DiscreteStaircaseNoise(Noise):
 
     # -- sampling ------------------------------------------------------------------------
     def sample(self, size=None, rng=None):
-        r"""Exact-in-distribution float64-parameter draws (int64): ``|X| = K\Delta + J`` with
+        r"""Exact draws (int64; one draw: an ``int``) from the bits of ``rng``: a fair sign times :math:`|X|`,
+        :math:`|X|` by exact inversion (:func:`arete_proofs.mechanisms.exact.discrete_staircase`).
+
+        >>> import random
+        >>> x = DiscreteStaircaseNoise(eps=1, Delta=3, r=2).sample(100_000, rng=random.Random(1))
+        >>> bool(abs(abs(x).mean() - float(DiscreteStaircaseNoise(eps=1, Delta=3, r=2).mean_abs())) < 0.03)
+        True
+        """
+        from ..mechanisms import exact
+
+        return exact.discrete_staircase(self.eps, *self._args()[1:], size, rng)
+
+    def sample_float(self, size=None, rng=None):
+        r"""float64-parameter draws with a numpy Generator (int64), for experiments only: ``|X| = K\Delta + J`` with
         :math:`K \sim \mathrm{Geo}`, :math:`J` from the step weights, a random sign, and
         :math:`X = 0` kept with probability 1/2 (it would otherwise be counted twice).
 
-        >>> x = DiscreteStaircaseNoise(eps=1, Delta=3, r=2).sample(100_000, rng=1)
+        >>> x = DiscreteStaircaseNoise(eps=1, Delta=3, r=2).sample_float(100_000, rng=1)
         >>> import numpy as np
         >>> bool(abs(np.abs(x).mean() - float(DiscreteStaircaseNoise(eps=1, Delta=3, r=2).mean_abs())) < 0.03)
         True

@@ -9,11 +9,14 @@ integer sensitivity: :mod:`arete_proofs.privacy.tight_gdl` (every shift :math:`|
 is covered by its reduction, and for :math:`\beta > 1` the supremum is the tail limit
 :math:`a\Delta`, computed exactly); accounting: :mod:`arete_proofs.privacy.accounting_discrete`.
 
-**Sampler.**  :math:`\mathrm{NB}(\beta, p)` with a real shape is the Gamma-Poisson mixture
+**Samplers.**  :meth:`GDLNoise.sample` and the shares draw *exactly* from fair bits
+(:mod:`arete_proofs.mechanisms.exact`: :math:`\mathrm{NB}(\beta/n, 1 - e^{-a})` by exact inversion on
+certified CDF enclosures, two per share).  :meth:`GDLNoise.sample_float` keeps the float64 sampler for
+experiments: :math:`\mathrm{NB}(\beta, p)` with a real shape as the Gamma-Poisson mixture
 :math:`N \mid \Lambda \sim \mathrm{Poisson}(\Lambda)`, :math:`\Lambda \sim \Gamma(\beta, (1-p)/p)`
 (exact in distribution: :math:`\int e^{-\lambda}\lambda^k/k!\,\lambda^{\beta-1}e^{-\lambda p/(1-p)}
 \,d\lambda\,(p/(1-p))^\beta/\Gamma(\beta) = \Gamma(k+\beta)/(\Gamma(\beta)k!)\,p^\beta(1-p)^k`),
-drawn with a numpy ``Generator`` (for analysis; not a production sampler, Mironov 2012).
+drawn with a numpy ``Generator`` (not a production sampler, Mironov 2012).
 
 >>> from arete_proofs.noise import make
 >>> z = make("gdl", beta="0.5", a="0.7")
@@ -113,7 +116,7 @@ class GDLNoise(Noise):
     infinitely_divisible = True
     symmetric_unimodal = True
     integer_valued = True
-    supports = frozenset({"exact", "float", "tight_epsilon", "account", "sample", "shares", "scipy"})
+    supports = frozenset({"exact", "float", "tight_epsilon", "account", "sample", "exact_sample", "shares", "scipy"})
 
     def _beta_a(self):
         """(beta, a) as given (the engines parse them)."""
@@ -221,15 +224,33 @@ class GDLNoise(Noise):
 
     # -- sampling, shares, scipy -----------------------------------------------------------
     def sample(self, size=None, rng=None):
+        r"""Exact draws (int64; one draw: an ``int``) from the bits of ``rng`` (:mod:`arete_proofs.mechanisms.exact`).
+
+        >>> import random
+        >>> GDLNoise(beta="0.5", a=1).sample(3, rng=random.Random(0)).dtype.name
+        'int64'
+        """
+        from ..mechanisms import exact
+
+        return exact.gdl(*self._beta_a(), size, rng)
+
+    def sample_float(self, size=None, rng=None):
+        """float64-path draws (Gamma-Poisson with a numpy Generator; int64): for experiments only."""
         beta, a = self._float_ba()
         return gdl_variates(beta, a, size, rng)
 
     def shares(self, n):
+        """Shares GDL(beta/n, a): exact draws by ``.sample`` (fair bits), float64 ones by ``.sample_float``."""
+        from ..mechanisms import exact
         from ..mechanisms import sampling as _s
 
         n = _s._count(n, "n")
         beta, a = self._float_ba()
         a_text = self.a
+        b_exact, a_exact = self._beta_a()
+
+        def exact_draw(count, src):
+            return exact.gdl_shares(b_exact, a_exact, n, count, src)
 
         def draw(g, shape):
             return gdl_variates(beta / n, a, shape, g)
@@ -243,7 +264,8 @@ class GDLNoise(Noise):
 
         from ._shares import Shares
 
-        return Shares(self, n, f"GDL(beta/n, a) = GDL({beta / n:g}, {a:g}) (NB shapes add)", draw, sum_law)
+        return Shares(self, n, f"GDL(beta/n, a) = GDL({beta / n:g}, {a:g}) (NB shapes add)", draw, sum_law,
+                      exact_draw=exact_draw)
 
     def scipy(self):
         from ..stats._gdl import gdl

@@ -42,6 +42,7 @@ class LaplaceNoise(Noise):
     infinitely_divisible = True
     symmetric_unimodal = True
     supports = frozenset({"exact", "float", "tight_epsilon", "certify", "account", "sample", "shares", "scipy"})
+    deploy_with = "dlap"  # float64 samplers here (experiments); that integer family samples exactly
 
     @classmethod
     def for_epsilon(cls, eps, Delta=1):

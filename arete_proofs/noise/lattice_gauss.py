@@ -1,4 +1,4 @@
-r"""``lattice_gauss``: :math:`Z = h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (issue 24: beyond both papers).
+r"""``lattice_gauss``: :math:`Z = h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (beyond both papers).
 
 Theorem 21's construction with the Laplace smoothing replaced by a Gaussian of width about
 :math:`0.42h`, which makes the comb nearly flat and lets :math:`a` approach :math:`\varepsilon`.  Not
@@ -30,7 +30,7 @@ _CERTIFIED = {}   # (noise, Delta, tol) -> the certificate sum_privacy used (sim
 
 
 class LatticeGaussNoise(LatticeNoise):
-    r""":math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (issue 24).
+    r""":math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)`.
 
     >>> LatticeGaussNoise(a=3, m=2, sigma="0.2", h="0.5").infinitely_divisible
     True
@@ -38,12 +38,12 @@ class LatticeGaussNoise(LatticeNoise):
 
     name = "lattice_gauss"
     title = "lattice + Gaussian: h sum_{i=1}^m i DLap(a) + N(0, sigma^2)"
-    reference = "beyond both papers (issue 24): Theorem 21's lattice with Gaussian smoothing"
+    reference = "beyond both papers: Theorem 21's lattice with Gaussian smoothing"
     parameters = (
         Parameter("a", "positive", "DLap rate a > 0 of the lattice part"),
         Parameter("m", "integer", "number of scales m >= 1"),
         Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0"),
-        Parameter("h", "positive", "lattice step h > 0 (Delta/m in issue 24)"),
+        Parameter("h", "positive", "lattice step h > 0 (Delta/m in the frontier)"),
     )
     kernel = "gauss"
     scale_name = "sigma"

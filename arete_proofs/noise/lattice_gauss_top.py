@@ -1,4 +1,4 @@
-r"""``lattice_gauss_top``: lattice + Gaussian with the top scale's own rate (issue 24: per-scale rates).
+r"""``lattice_gauss_top``: lattice + Gaussian with the top scale's own rate (beyond both papers).
 
 .. math::
 
@@ -10,7 +10,7 @@ r"""``lattice_gauss_top``: lattice + Gaussian with the top scale's own rate (iss
 the ripple), while the centre's loss is set by :math:`a`: lowering :math:`a_{top}` a little lets
 :math:`a` approach :math:`\varepsilon`.  At :math:`\varepsilon = 8`, :math:`m = 34` the search moves
 :math:`a` from 7.949 to 7.999 with :math:`a_{top} = 7.912` and :math:`E|Z|` falls by 2.1 %
-(``docs/beyond.md``).  The wider gap :math:`a/(m-1) - a_{top}/m` between the dominant poles also
+(``docs/explanation/lattice-gaussian.md``).  The wider gap :math:`a/(m-1) - a_{top}/m` between the dominant poles also
 shortens the certificate's window.  Every real shift :math:`|s| \le \Delta` counts (a comb); the
 tight epsilon, the cover certificate (:func:`arete_proofs.certified.combs_gauss.certify_lattice_gauss`
 with ``a_top``), samplers and shares are ``lattice_gauss``'s with the rates
@@ -44,7 +44,7 @@ class LatticeGaussTopNoise(LatticeGaussNoise):
 
     name = "lattice_gauss_top"
     title = "lattice + Gaussian, top rate: h (sum_{i<m} i DLap(a) + m DLap(a_top)) + N(0, sigma^2)"
-    reference = "beyond both papers (issue 24): lattice_gauss with the top scale's own rate"
+    reference = "beyond both papers: lattice_gauss with the top scale's own rate"
     parameters = (
         Parameter("a", "positive", "DLap rate a > 0 of the scales i < m"),
         Parameter("a_top", "positive", "DLap rate 0 < a_top <= a of the top scale m", flag="--a-top"),

@@ -77,6 +77,7 @@ class LatticeNoise(Noise):
     infinitely_divisible = True
     symmetric_unimodal = False
     supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares", "scipy", "account"})
+    deploy_with = "lattice_skellam"  # float64 samplers here (experiments); that integer family samples exactly
 
     def _key(self, digits):
         from .._validation import resolve_digits

@@ -1,4 +1,4 @@
-r"""``lattice_skellam``: :math:`Z = h\,\mathrm{MSDLap}(a, m) + (P_1 - P_2)`, :math:`P_i` iid Poisson(:math:`\mu`), on the integers (issue 24).
+r"""``lattice_skellam``: :math:`Z = h\,\mathrm{MSDLap}(a, m) + (P_1 - P_2)`, :math:`P_i` iid Poisson(:math:`\mu`), on the integers.
 
 The discrete analogue of ``lattice_gauss``: the comb of Theorem 16's MSDLap on the lattice
 :math:`h\mathbb Z` (:math:`h` a positive integer) smoothed by a Skellam law instead of a Gaussian.
@@ -42,7 +42,7 @@ def _float_table(a, m, mu, h):
 
 
 class LatticeSkellamNoise(IntegerTable, Noise):
-    r""":math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Skellam}(\mu)` on the integers (issue 24, the discrete lattice family).
+    r""":math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Skellam}(\mu)` on the integers (the discrete lattice family).
 
     >>> z = LatticeSkellamNoise(a=1, m=1, mu="1e-9", h=1)     # mu -> 0: DLap(a)
     >>> abs(z.tight_epsilon(Delta=1, digits=10).epsilon - 1) < 1e-10
@@ -51,7 +51,7 @@ class LatticeSkellamNoise(IntegerTable, Noise):
 
     name = "lattice_skellam"
     title = "lattice + Skellam: h sum_{i=1}^m i DLap(a) + Poisson(mu) - Poisson(mu), on the integers"
-    reference = "beyond both papers (issue 24): the discrete analogue of lattice + Gaussian"
+    reference = "beyond both papers: the discrete analogue of lattice + Gaussian"
     parameters = (
         Parameter("a", "positive", "DLap rate a > 0 of the lattice part"),
         Parameter("m", "integer", "number of scales m >= 1"),
@@ -61,7 +61,7 @@ class LatticeSkellamNoise(IntegerTable, Noise):
     infinitely_divisible = True
     symmetric_unimodal = False
     integer_valued = True
-    supports = frozenset({"exact", "float", "tight_epsilon", "certify", "sample", "shares"})
+    supports = frozenset({"exact", "float", "tight_epsilon", "certify", "sample", "exact_sample", "shares"})
 
     def _args(self):
         p = self._params
@@ -164,6 +164,14 @@ class LatticeSkellamNoise(IntegerTable, Noise):
         return h * nb_lattice_draw(g, a, int(m), n, shape) + (g.poisson(mu / n, shape) - g.poisson(mu / n, shape))
 
     def sample(self, size=None, rng=None):
+        """Exact draws (int64; one draw: an ``int``) from the bits of ``rng`` (:mod:`arete_proofs.mechanisms.exact`)."""
+        from ..mechanisms import exact
+
+        a, m, mu, h = self._args()
+        return exact.lattice_skellam_shares(a, m, mu, h, 1, size, rng)
+
+    def sample_float(self, size=None, rng=None):
+        """float64 draws with a numpy Generator: for experiments only."""
         from ..mechanisms import sampling
 
         g = sampling.generator(rng)
@@ -172,11 +180,17 @@ class LatticeSkellamNoise(IntegerTable, Noise):
         return float(x) if size is None else x
 
     def shares(self, n):
+        """Shares (module docstring): exact by ``.sample`` (fair bits), float64 by ``.sample_float``."""
+        from ..mechanisms import exact
         from ..mechanisms import sampling as _s
 
         n = _s._count(n, "n")
         a, m, mu, h = self.float_params()
         v = float(self.var(digits=17))
+        args = self._args()
+
+        def exact_draw(count, src):
+            return exact.lattice_skellam_shares(*args, n, count, src)
 
         def draw(g, shape):
             return self._draw(g, n, shape)
@@ -188,7 +202,8 @@ class LatticeSkellamNoise(IntegerTable, Noise):
             return LatticeSum(k, f"{h:g} sum_i i GDL({k:g}, {a:g}) + Skellam({k * mu:g}), i = 1..{int(m)}", k * v, exact)
 
         return Shares(self, n, f"{h:g} sum_i i (NB(1/n, 1 - e^-{a:g}) - NB(1/n, 1 - e^-{a:g})) + "
-                               f"Poisson({mu:g}/n) - Poisson({mu:g}/n), i = 1..{int(m)}", draw, sum_law)
+                               f"Poisson({mu:g}/n) - Poisson({mu:g}/n), i = 1..{int(m)}", draw, sum_law,
+                      exact_draw=exact_draw)
 
     # -- optimisation --------------------------------------------------------------------------
     @classmethod

@@ -138,7 +138,8 @@ class MsdlapNoise(IntegerTable, Noise):
     infinitely_divisible = True
     symmetric_unimodal = False
     integer_valued = True
-    supports = frozenset({"exact", "float", "tight_epsilon", "certify", "sample", "shares", "scipy", "account"})
+    supports = frozenset({"exact", "float", "tight_epsilon", "certify", "sample", "exact_sample", "shares", "scipy",
+                          "account"})
 
     @classmethod
     def theorem16(cls, eps, Delta):
@@ -251,6 +252,13 @@ class MsdlapNoise(IntegerTable, Noise):
 
     # -- sampling, shares ------------------------------------------------------------------
     def sample(self, size=None, rng=None):
+        """Exact draws (int64; one draw: an ``int``) from the bits of ``rng`` (:mod:`arete_proofs.mechanisms.exact`)."""
+        from ..mechanisms import exact
+
+        return exact.msdlap_shares(self.a, int(self.value("m")), 1, size, rng)
+
+    def sample_float(self, size=None, rng=None):
+        """float64 draws with a numpy Generator (numpy's negative binomial): for experiments only."""
         from ..mechanisms import sampling
 
         a, m = self.float_params()
@@ -260,12 +268,18 @@ class MsdlapNoise(IntegerTable, Noise):
         return float(x) if size is None else x
 
     def shares(self, n):
+        """Shares sum_i i (NB(1/n) - NB(1/n)): exact by ``.sample`` (fair bits), float64 by ``.sample_float``."""
+        from ..mechanisms import exact
         from ..mechanisms import sampling as _s
 
         n = _s._count(n, "n")
         a, m = self.float_params()
         m = int(m)
         v = float(self.var(digits=17))
+        a_exact = self.a
+
+        def exact_draw(count, src):
+            return exact.msdlap_shares(a_exact, m, n, count, src)
 
         def draw(g, shape):
             return nb_lattice_draw(g, a, m, n, shape)
@@ -277,7 +291,7 @@ class MsdlapNoise(IntegerTable, Noise):
             return LatticeSum(k, f"sum_i i GDL({k:g}, {a:g}), i = 1..{m}", k * v, exact)
 
         return Shares(self, n, f"sum_i i (NB(1/n, 1 - e^-{a:g}) - NB(1/n, 1 - e^-{a:g})), i = 1..{m}", draw,
-                      sum_law)
+                      sum_law, exact_draw=exact_draw)
 
     def scipy(self):
         """The frozen ``scipy.stats`` object ``arete_proofs.stats.msdlap`` (float64)."""

@@ -62,6 +62,7 @@ class StaircaseNoise(Noise):
     infinitely_divisible = False
     symmetric_unimodal = True
     supports = frozenset({"exact", "float", "tight_epsilon", "sample", "scipy"})
+    deploy_with = "discrete_staircase"  # float64 samplers here (experiments); that integer family samples exactly
 
     def _args(self):
         p = self._params

@@ -94,6 +94,7 @@ class TransformedGDLNoise(LatticeNoise):
     kernel = "laplace"
     scale_name = "b"
     supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares"})
+    deploy_with = "gdl"  # float64 samplers here (experiments); that integer family samples exactly
 
     def _check(self, values):
         if not values["h"] / values["b"] > values["a"]:
