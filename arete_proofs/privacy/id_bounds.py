@@ -1,4 +1,4 @@
-r"""Lower bounds for infinitely divisible (ID) :math:`\varepsilon`-DP noise (issue 24, item 6).
+r"""Lower bounds for infinitely divisible (ID) :math:`\varepsilon`-DP noise.
 
 The Staircase :math:`SC(\gamma, \Delta)` (paper, Lemma 27) has the least :math:`E|Z|` of all
 additive :math:`\varepsilon`-DP noise (Geng and Viswanath 2016).  This module proves, with
@@ -164,8 +164,10 @@ of C', :math:`\inf G/\sqrt q = \inf_m H(m; q)`.  For :math:`m \le K`, :math:`P \
 \to 0`, and the least root is lower semicontinuous at :math:`(P, q) = (0, 0)` (the
 condition is continuous and strictly monotone in :math:`D`), so :math:`D \ge D^* - \eta`
 for small :math:`q`; for :math:`m > K`, :math:`H \ge (m-\sqrt q)^2/(2m) \ge K/3`.  Hence
-:math:`\liminf \inf_m H \ge \min_m ((1/2 + D^*)/m + m/2) = \sqrt{1 + 2D^*}`. :math:`\square`
-The middle inequality :math:`\ge 2\sqrt{c_{ID}}` is a *sketch* (not used for the number):
+:math:`\liminf \inf_m H \ge \min_m ((1/2 + D^*)/m + m/2) = \sqrt{1 + 2D^*}`: the number comes
+from this inequality directly. :math:`\square`
+The left inequality, :math:`\liminf \ge 2\sqrt{c_{ID}}`, is a *sketch* (not used for the number; the right
+one, :math:`2\sqrt{c_{ID}} \ge \sqrt{1 + 2D^*}`, is :math:`c_{ID} \ge \frac14 + \frac{D^*}2`, proved above):
 the optimal laws rescaled by :math:`\sqrt q` converge (tightness) to an ID law with density
 :math:`\le m` while the floor contributes :math:`m`, so the ratio is
 :math:`\ge c_{ID}/m + m \ge 2\sqrt{c_{ID}}`.  Corollary C' gives the non-asymptotic
@@ -628,7 +630,7 @@ def id_lower_bound(eps, *, Delta=1, digits=15, rtol=1e-4, ks=_KS, max_cells=2000
             flint.ctx.prec = old
 
 
-#: The epsilons of the docs table (docs/beyond.md, "A lower bound for the ID class").
+#: The epsilons of the docs table (docs/explanation/id-lower-bounds.md, Theorem C).
 GAP_EPS = (4, 6, 7, "7.1", 8, 9, 10, 12, 14, 16, 20, 30)
 
 

@@ -1,11 +1,11 @@
-r"""The mean absolute error of symmetric infinitely divisible (ID) :math:`\varepsilon`-DP noise: a certified floor (issue 24, item 6).
+r"""The mean absolute error of symmetric infinitely divisible (ID) :math:`\varepsilon`-DP noise: a certified floor.
 
 Theorem C of :mod:`arete_proofs.privacy.id_bounds` bounds :math:`E|Z|` of every ID noise through
 :math:`c_{ID} = \inf E|X|\operatorname{ess\,sup} f \ge 0.2686`.  For *symmetric* ID laws this module proves the exact
 constant, :math:`1/\pi` (the Gaussian's, Lemma F1), and from it, as :mod:`arete_proofs.privacy.id_variance` does for the
 variance, a floor for :math:`E|Z|` that tends to :math:`2/\sqrt\pi = 1.1284` times the Staircase's (Theorem F).  It is
-above 1.10 times the Staircase for every :math:`\varepsilon \ge 14` (:func:`mean_abs_gap_from`), so the 1.10 goal of
-issue 24 cannot be met there by any symmetric ID noise.  :math:`\Delta = 1` (the ratios do not depend on
+above 1.10 times the Staircase for every :math:`\varepsilon \ge 14` (:func:`mean_abs_gap_from`), so no symmetric ID
+noise comes within 1.10 times the Staircase's :math:`E|Z|` there.  :math:`\Delta = 1` (the ratios do not depend on
 :math:`\Delta`), :math:`q = e^{-\varepsilon}`.
 
 **Lemma F1 (the Gaussian has the least peak at a given mean absolute value).**  A symmetric ID law has
@@ -113,7 +113,7 @@ is independent of :math:`q` except :math:`1 - \rho^2`, which grows as :math:`q` 
 Staircase's :math:`E|SC_{\gamma^*}| = \sqrt q/(1 - q)` a ratio :math:`\ge b(1 - q_0)` for all of them
 (:func:`mean_abs_gap_from`).  As :math:`\varepsilon \to \infty` (:math:`k_r \to \infty`, then :math:`\rho \to 0`) the
 ratio tends to at least :math:`2/\sqrt\pi = 1.12838`: the Gaussian centre's cost in the heuristic model of
-docs/beyond.md, here proved for symmetric noise (:func:`asymptotic_mean_abs_ratio`).
+docs/explanation/lattice-gaussian.md, here proved for symmetric noise (:func:`asymptotic_mean_abs_ratio`).
 
 Every bound is an ``arb`` ball from exact rational parameters; the parameters :math:`(k_r, k, u)` come from a
 float64 search and decide only how good the bound is.
@@ -152,7 +152,7 @@ __all__ = [
 F1_R = Fraction(9, 2)
 F1_SPLIT = Fraction(3, 2)
 
-#: The epsilons of the docs table (docs/beyond.md, "F. The mean absolute error of symmetric noise").
+#: The epsilons of the docs table (docs/explanation/id-lower-bounds.md, Theorem F).
 MEAN_ABS_GAP_EPS = (8, 10, 12, 13, 14, 15, 16, 18, 20, 25, 30, 40)
 
 _LAM_GRID = [(i / 400) ** 2 for i in range(401)]   # the float search's lambda grid on [0, 1], scaled
@@ -216,6 +216,7 @@ def small_jump_mean_abs_lower(v, r):
     True
     """
     flint = _flint()
+    v, r = _positive(v, "v"), _positive(r, "r")
     with flint.ctx.extraprec(_PREC):
         v, r = _arb(v), _arb(r)
         x = (6 * v).sqrt() / (2 * r)
@@ -275,6 +276,7 @@ def small_jump_abs_tail(W, r, rho, u):
     True
     """
     flint = _flint()
+    W, r, rho, u = (_positive(x, n) for x, n in ((W, "W"), (r, "r"), (rho, "rho"), (u, "u")))
     with flint.ctx.extraprec(_PREC):
         W, r, rho, u = (_arb(x) for x in (W, r, rho, u))
         S = W * u.cosh() + (W * u.sinh() / r) ** 2
@@ -485,7 +487,7 @@ def asymptotic_mean_abs_ratio():
 
 
 def mean_abs_gap_table(eps_list=MEAN_ABS_GAP_EPS):
-    r"""Rows of :func:`mean_abs_bound` for the docs table (docs/beyond.md, Theorem F).
+    r"""Rows of :func:`mean_abs_bound` for the docs table (docs/explanation/id-lower-bounds.md, Theorem F).
 
     >>> [round(r["ratio"], 2) for r in mean_abs_gap_table((20,))]
     [1.13]

@@ -1,9 +1,9 @@
-r"""The variance of symmetric infinitely divisible (ID) :math:`\varepsilon`-DP noise: a certified floor (issue 24, item 6).
+r"""The variance of symmetric infinitely divisible (ID) :math:`\varepsilon`-DP noise: a certified floor.
 
 :mod:`arete_proofs.privacy.id_bounds` bounds :math:`E|Z|`; this module does the same for
 :math:`\operatorname{Var} Z` and *symmetric* ID noise, and there the bound is nearly tight: it tends to
 :math:`(6/\pi)^{1/3} = 1.2407` times the Staircase's variance, and the top-rate lattice + Gaussian
-noise (docs/beyond.md) is at 1.242.  :math:`\Delta = 1` (the ratios do not depend on :math:`\Delta`),
+noise (docs/explanation/lattice-gaussian.md) is at 1.242.  :math:`\Delta = 1` (the ratios do not depend on :math:`\Delta`),
 :math:`q = e^{-\varepsilon}`.
 
 **Lemma E1 (the Gaussian has the least peak at a given variance).**  A symmetric ID law with
@@ -24,10 +24,10 @@ characteristic function has zeros.)
 :math:`\mathrm{Sk}(v/2, v/2)`'s, with equality for it.  *Proof.*  An ID law carried by :math:`\mathbb Z` has no
 Gaussian part and its Lévy measure :math:`(\nu_k)` lives on :math:`\mathbb Z \setminus \{0\}` (Sato, *Lévy processes
 and infinitely divisible distributions*, Section 24), so :math:`\psi(t) = \sum_k \nu_k(1 - \cos kt) \le
-v(1 - \cos t)` by :math:`1 - \cos kt \le k^2(1 - \cos t)` (Theorem D's inequality of
-:mod:`arete_proofs.privacy.id_bounds`), and :math:`P(X = 0) = \frac1{2\pi}\int_{-\pi}^{\pi}\varphi \ge
+v(1 - \cos t)` by :math:`1 - \cos kt \le k^2(1 - \cos t)` (the inequality of step (4) of
+Theorem C's proof in :mod:`arete_proofs.privacy.id_bounds`), and :math:`P(X = 0) = \frac1{2\pi}\int_{-\pi}^{\pi}\varphi \ge
 \frac1{2\pi}\int_{-\pi}^{\pi} e^{-v(1-\cos t)}dt = e^{-v}I_0(v)`.  :math:`\square`  (It is why a Skellam smoothing
-is the natural one for the discrete analogue of docs/beyond.md; the discrete uniform law on
+is the natural one for the discrete analogue of the lattice noise (docs/explanation/lattice-skellam.md); the discrete uniform law on
 :math:`\{-1, 0, 1\}`, :math:`v = 2/3`, :math:`P(0) = 1/3 < 0.572`, is not ID.)
 
 **Theorem E (a floor for the variance).**  Let :math:`Z` be symmetric, ID and :math:`\varepsilon`-DP
@@ -79,7 +79,7 @@ at :math:`r`, so :math:`K \le w(\cosh u - 1)/r^2`, :math:`K' \le w\sinh u/r`, :m
 q^{2/3} \ge (3/(2\pi))^{1/3}` (take :math:`\rho = 1/\varepsilon`, :math:`k = \varepsilon`, :math:`u = 1`:
 :math:`\Lambda, \rho, T/V \to 0`), and the Staircase's least variance is :math:`\approx (q/2)^{2/3}`
 (:func:`arete_proofs.distributions.staircase.gamma_var`), so the ratio tends to at least
-:math:`(6/\pi)^{1/3} = 1.24070`: the Gaussian centre's cost in the heuristic model of docs/beyond.md, here
+:math:`(6/\pi)^{1/3} = 1.24070`: the Gaussian centre's cost in the heuristic model of docs/explanation/lattice-gaussian.md, here
 proved.  A noise within 20 % of the Staircase's variance is therefore impossible for symmetric ID noise once
 :math:`\varepsilon` is large; :func:`variance_gap_interval` certifies from where.
 
@@ -113,7 +113,7 @@ __all__ = [
     "VARIANCE_GAP_EPS",
 ]
 
-#: The epsilons of the docs table (docs/beyond.md, "E. The variance").
+#: The epsilons of the docs table (docs/explanation/id-lower-bounds.md, Theorem E).
 VARIANCE_GAP_EPS = (8, 10, 12, 13, 14, 15, 16, 18, 20, 25, 30, 40)
 
 
@@ -121,11 +121,32 @@ def _positive(value, name):
     """An exact positive finite Fraction (``id_bounds._fraction``: Fraction, int, float, decimal string or mpf), else a
     one-line error naming ``name``."""
     try:
+        if isinstance(value, bool):
+            raise TypeError
         x = _fraction(value, name)
-    except (TypeError, ValueError, OverflowError):   # 'abc', nan, inf
+    except (TypeError, ValueError, OverflowError):   # 'abc', nan, inf, True
         raise ValueError(f"{name} must be a positive finite number, got {value!r}") from None
     if not x > 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
+    return x
+
+
+def _open_unit(value, name):
+    """An exact Fraction in the open interval (0, 1), else a one-line error naming ``name``."""
+    x = _positive(value, name)
+    if not x < 1:
+        raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+    return x
+
+
+def _gamma_unit(value, name="gamma"):
+    """An exact Fraction in [0, 1], else a one-line error naming ``name``."""
+    try:
+        x = _fraction(value, name)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a finite number in [0, 1], got {value!r}") from None
+    if not 0 <= x <= 1:
+        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
     return x
 
 
@@ -174,7 +195,11 @@ def small_jump_tail(V, r, rho, u):
     >>> bool(exact < small_jump_tail(0.01, 0.05, 0.3, 2).lower())
     True
     """
-    V, r, rho, u = (_arb(x) for x in (V, r, rho, u))
+    return _tail(*(_arb(_positive(x, n)) for x, n in ((V, "V"), (r, "r"), (rho, "rho"), (u, "u"))))
+
+
+def _tail(V, r, rho, u):
+    """Lemma E2's :math:`T` on ``arb`` balls (the checked entry is :func:`small_jump_tail`)."""
     x = V / (r * r)
     return 2 * V * (-u * rho / r).exp() * (u.cosh() + x * u.sinh() ** 2) * (x * (u.cosh() - 1)).exp()
 
@@ -183,19 +208,27 @@ def floor_bound(V, eps, rho, k, u):
     r"""The ball :math:`L(V)` of Theorem E (parameters exact: ``rho``, ``k`` = :math:`\rho/r`, ``u``); :math:`L(V) > V`
     proves :math:`\operatorname{Var} Z \ge V` for symmetric ID :math:`\varepsilon`-DP noise, :math:`\Delta = 1`.
 
+    Every parameter is checked: :math:`V, \varepsilon, k, u > 0` and :math:`0 < \rho < 1` (at :math:`\rho \ge 1` the
+    floor's factor :math:`1 - \rho^3` is not positive and the formula proves nothing).
+
     >>> V = 1.26e-6
     >>> bool(floor_bound(V, 20, Fraction(1, 10), Fraction(12, 5), Fraction(39, 5)).lower() > V)
     True
+    >>> floor_bound(V, 20, Fraction(3, 2), Fraction(12, 5), Fraction(39, 5))
+    Traceback (most recent call last):
+      ...
+    ValueError: rho must be in (0, 1), got Fraction(3, 2)
     """
     flint = _flint()
-    V, rho, k, u = (_arb(x) for x in (V, rho, k, u))
-    e = _arb(Fraction(eps))
+    V, k, u = (_arb(_positive(x, n)) for x, n in ((V, "V"), (k, "k"), (u, "u")))
+    rho = _arb(_open_unit(rho, "rho"))
+    e = _arb(_positive(eps, "eps"))
     r = rho / k
     lam = V / (r * r)
     A = (-3 * lam).exp() / (2 * flint.arb.pi())
     B = 2 * (-e).exp() * (1 - rho ** 3) / 3
     centre = 3 * (A * B * B / 4) ** (flint.arb(1) / 3)
-    return centre - small_jump_tail(V, r, rho, u)
+    return centre - _tail(V, r, rho, u)
 
 
 def staircase_variance_upper(eps, gamma=None):
@@ -213,13 +246,13 @@ def staircase_variance_upper(eps, gamma=None):
     >>> abs(float(ball.mid()) / float(ref) - 1) < 1e-12
     True
     """
-    flint = _flint()
+    eps = _positive(eps, "eps")
     if gamma is None:
         from ..distributions import staircase
 
         gamma = Fraction(float(staircase.gamma_var(float(eps), digits=20)))
-    g = _arb(Fraction(gamma))
-    r = (-_arb(Fraction(eps))).exp()
+    g = _arb(_gamma_unit(gamma))
+    r = (-_arb(eps)).exp()
     p = 1 - r
     c = r + p * g
     return r * (1 + r) / p ** 2 + r / p * (r + p * g * g) / c + (r + p * g ** 3) / (3 * c)
@@ -333,9 +366,12 @@ def staircase_scaled_upper(s_lo, s_hi):
     True
     """
     flint = _flint()
-    lo, hi = _arb(Fraction(s_lo)), _arb(Fraction(s_hi))
-    if not (0 <= float(s_lo) <= float(s_hi) < 1):
-        raise ValueError("need 0 <= s_lo <= s_hi < 1")
+    lo_f, hi_f = _gamma_unit(s_lo, "s_lo"), _gamma_unit(s_hi, "s_hi")
+    if not hi_f < 1:
+        raise ValueError(f"s_hi must be below 1, got {s_hi!r}")
+    if not lo_f <= hi_f:
+        raise ValueError(f"s_lo must be at most s_hi, got s_lo = {s_lo!r}, s_hi = {s_hi!r}")
+    lo, hi = _arb(lo_f), _arb(hi_f)
     x = flint.arb((lo + hi) / 2, (hi - lo) / 2 * (1 + flint.arb(2) ** -40))   # the ball [s_lo, s_hi]
     g = flint.arb(2) ** (-flint.arb(1) / 3)
     p = 1 - x ** 3
@@ -403,7 +439,7 @@ def asymptotic_variance_ratio():
 
 
 def variance_gap_table(eps_list=VARIANCE_GAP_EPS):
-    r"""Rows of :func:`variance_bound` for the docs table (docs/beyond.md, Theorem E).
+    r"""Rows of :func:`variance_bound` for the docs table (docs/explanation/id-lower-bounds.md, Theorem E).
 
     >>> [round(r["ratio"], 3) for r in variance_gap_table((20,))]
     [1.236]
