@@ -9,7 +9,7 @@ import importlib.util
 
 collect_ignore = []
 if importlib.util.find_spec("flint") is None:  # extra 'certified'
-    collect_ignore.append("arete_proofs/certified")
+    collect_ignore += ["arete_proofs/certified", "arete_proofs/check"]
 if importlib.util.find_spec("matplotlib") is None:  # extra 'docs'
     collect_ignore.append("arete_proofs/walkthrough")
 if importlib.util.find_spec("dp_accounting") is None:  # extra 'accounting'

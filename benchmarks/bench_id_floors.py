@@ -1,4 +1,4 @@
-"""Benchmark: the certified floors of infinitely divisible noise (docs/beyond.md, Theorems C, E and F).
+"""Benchmark: the certified floors of infinitely divisible noise (docs/explanation/id-lower-bounds.md, Theorems C, E and F).
 
 Times :func:`arete_proofs.privacy.id_variance.variance_bound` (Theorem E: float64 search of its three parameters,
 then the ``arb`` check), :func:`arete_proofs.privacy.id_bounds.id_lower_bound` (Theorem C: branch and bound) and

@@ -1,6 +1,6 @@
 """Exploration: is there an infinitely divisible smoothing with a smaller centre constant than the Gaussian?
 
-docs/beyond.md's model: the E|Z| goal (1.10 times the Staircase) needs an ID law S with
+docs/explanation/lattice-gaussian.md's model: the E|Z| goal (1.10 times the Staircase) needs an ID law S with
 c1 = E|S| sup f_S <= 1.1^2/4 = 0.3025; the Gaussian has 1/pi = 0.3183.  For the variance the constant is
 c2 = Var S (sup f_S)^2, and Lemma E1 (arete_proofs.privacy.id_variance) *proves* c2 >= 1/(2 pi) for every
 symmetric ID law.  Since 2026-12-06 Lemma F1 (arete_proofs.privacy.id_mean_abs) proves c1 >= 1/pi for every

@@ -1,6 +1,6 @@
 """Exploration (issue 24): do simple generalisations of lattice + Gaussian noise lower E|Z| at eps = 8?
 
-Not a test and not part of the package: a float64 experiment whose numbers docs/beyond.md quotes.
+Not a test and not part of the package: a float64 experiment that docs/explanation/lattice-gaussian.md mentions.
 Family: Z = g * (sum of integer components) + N(0, sigma^2), Delta = 1, g the finest lattice step.
 Each variant adds free parameters to the base MSDLap(a, m) comb (components i * q * DLap(a),
 i = 1..m, on the lattice g = 1/(m q)); for each parameter point sigma is the least with the loss

@@ -7,7 +7,7 @@ from pathlib import Path
 
 # Document the package of this checkout even when it is not installed.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-# Local extensions: pages generated from the statement registry, the CLI reference.
+# Local extensions: generated pages (statements, API, noise families), the CLI reference, computed tables.
 sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
 import arete_proofs  # noqa: E402
@@ -31,6 +31,18 @@ extensions = [
     "arete_cli_ref",
     # tables of committed `arete verify --json` reports (docs/data/verify-default.json)
     "arete_verify_table",
+    # every table, number and example output of the hand-written pages, made by the build
+    "arete_site",
+    # the API reference, one page per module (docs/generated/api/)
+    "arete_api_pages",
+    # one reference page per noise family, from noise.FAMILIES (docs/generated/families/)
+    "arete_family_pages",
+    # the changelog in pages of readable length, from CHANGELOG.md (docs/generated/changelog/)
+    "arete_changelog_pages",
+    # the certificate checker's modules and size (docs/howto/check-a-proof.md)
+    "arete_check_facts",
+    # the computed values and tables of explanation/price-of-id.md
+    "arete_price_of_id",
 ]
 
 # plot directive: PNG + hi-res, no source links (the code is the library's)

@@ -1,6 +1,6 @@
 """The digits contract of the Arete engine, tested against independent methods.
 
-Contract (docs/densities.md): ``arete.pdf(t, ..., digits=d)`` has relative
+Contract (docs/explanation/densities.md): ``arete.pdf(t, ..., digits=d)`` has relative
 error below ``10**-d``.  The references never share code with the engine:
 
 * ``tests/data/arete_reference.json``: the 1F1 autocorrelation form at 60

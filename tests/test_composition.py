@@ -193,15 +193,19 @@ def test_bad_input_helpers():
         comp.gaussian_epsilon(1, 1, 1e-6, 0)
 
 
-def test_docs_table_matches_library(c6):
-    # the MyST copy of the table in docs/privacy.md, rows of the eps = 6 target, against compare()
+def test_docs_table_is_rendered_from_the_library(c6):
+    # docs/howto/account.md renders the table at build time from composition_data (arete_site's
+    # "composition" table): the page types no number; the rows are composition_table's
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "privacy.md").read_text()
-    lines = text[text.index("## Composition at equal error"):].splitlines()
-    start = next(i for i, ln in enumerate(lines) if ln.startswith("| 6 |"))
+    from arete_proofs.walkthrough import composition
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "howto" / "account.md").read_text()
+    assert "```{arete-table} composition" in text
+    d = dict(c6.as_dict(), target=6.0)
+    rows = composition.composition_table({"targets": [d]})
     names = ("arete", "laplace", "gaussian", "staircase")
-    for name, ln in zip(names, lines[start:start + 4]):
-        cells = [c.strip() for c in ln.strip("|").split("|")]
-        for doc, lib in zip(cells[3:], c6.row(name).epsilon):
+    for name, row in zip(names, rows):
+        assert row[2] == composition.LABELS[name]
+        for doc, lib in zip(row[3:], c6.row(name).epsilon):
             assert float(doc) == pytest.approx(lib, rel=1e-3), (name, doc, lib)

@@ -12,14 +12,21 @@ Static checks (always run when the variable is set):
 * every ``<img>`` of every page points to an existing file;
 * a page with a sphinx-proof lemma (``<div class="proof lemma ...">``) exists.
 
+The site's shape (static): the landing page has at most 40 links in its
+content, no page's content is over 5,000 words (Sphinx's own index pages aside),
+and every section of the reader-shaped structure is there.
+
 Rendering check: a headless Chromium loads pages from ``file://`` (no network,
 fresh profile), lets MathJax run, and dumps the DOM; it must contain MathJax
 output (``mjx-container``), no unrendered ``\\(`` in the visible text, and the
 images of a page with plots, and one MathJax container per math element of the
-static page.  A screenshot of a statement page must have the window's size and
-not be blank (a broken theme or script shows up there).  Skipped when no
-Chromium is installed, unless ``ARETE_REQUIRE_BROWSER=1`` (CI sets it when it
-installed Chromium): then a missing browser fails.
+static page.  **Every page** is opened this way: a harness page loads each one in
+an iframe, waits until its formulas are typeset and its images loaded, and
+reports the counts (one browser run per batch of pages).  A screenshot of a
+statement page must have the window's size and not be blank (a broken theme or
+script shows up there).  Skipped when no Chromium is installed, unless
+``ARETE_REQUIRE_BROWSER=1`` (CI sets it when it installed Chromium): then a
+missing browser fails.
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ REQUIRE_BROWSER = os.environ.get("ARETE_REQUIRE_BROWSER", "0") == "1"
 #: window of the screenshot check (CSS pixels; the PNG has exactly this size)
 SCREENSHOT_SIZE = (1200, 1600)
 #: wall-clock limit of one browser run (the page itself gets a 15 s virtual-time budget)
-BROWSER_TIMEOUT = 120
+BROWSER_TIMEOUT = 600
 
 #: MathJax loaded from anywhere but the build: a CDN or any absolute URL
 _REMOTE_MATHJAX = re.compile(
@@ -221,6 +228,89 @@ def test_images_exist():
     assert not problems, "\n".join(problems)
 
 
+# --------------------------------------------------------------------------
+# The site's shape
+# --------------------------------------------------------------------------
+
+#: The reader-shaped sections: each is a folder with an index page.
+SECTIONS = ("getting-started", "howto", "explanation", "results", "reference", "project")
+#: Sphinx's own pages: indexes and search, not content.
+INDEX_PAGES = frozenset({"genindex.html", "search.html", "py-modindex.html", "prf-prf.html"})
+MAX_WORDS = 5000
+MAX_LANDING_LINKS = 40
+
+
+class _Article(HTMLParser):
+    """Words and links of a page's ``<article>`` (the content, without the theme's navigation)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.inside = 0
+        self.skip = 0
+        self.words = 0
+        self.links = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "article":
+            self.inside += 1
+        if tag in ("script", "style"):
+            self.skip += 1
+        href = attrs.get("href") or ""
+        if self.inside and tag == "a" and href and not href.startswith("#") and \
+                "headerlink" not in (attrs.get("class") or ""):
+            self.links += 1
+
+    def handle_endtag(self, tag):
+        if tag == "article":
+            self.inside -= 1
+        if tag in ("script", "style"):
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if self.inside and not self.skip:
+            self.words += len(data.split())
+
+
+def _article(html: str) -> _Article:
+    a = _Article()
+    a.feed(html)
+    a.close()
+    return a
+
+
+def test_landing_page_has_at_most_40_links():
+    index = HTML_ROOT / "index.html"
+    assert index.is_file(), "no index.html"
+    links = _article(_pages()[index.resolve()][0]).links
+    assert 0 < links <= MAX_LANDING_LINKS, f"the landing page has {links} links"
+
+
+def test_no_page_is_over_5000_words():
+    long = {}
+    for path, (html, _) in _pages().items():
+        if path.name in INDEX_PAGES:
+            continue
+        words = _article(html).words
+        if words > MAX_WORDS:
+            long[_rel(path)] = words
+    assert not long, f"pages over {MAX_WORDS} words: {long}"
+
+
+def test_the_sections_are_there():
+    for section in SECTIONS:
+        assert (HTML_ROOT / section / "index.html").is_file(), f"no {section}/index.html"
+    for generated in ("generated/families/index.html", "generated/api/privacy.html", "generated/cli/index.html",
+                      "generated/proof-chain.html", "generated/changelog/index.html"):
+        assert (HTML_ROOT / generated).is_file(), f"no {generated}"
+
+
+def test_the_shape_checks_can_fail():
+    a = _article("<nav><a href='x.html'>n</a></nav><article><p>one two</p><a href='y.html'>three</a>"
+                 "<a class='headerlink' href='z.html'>#</a><a href='#local'>l</a><script>var a = 1;</script></article>")
+    assert (a.words, a.links) == (5, 1)     # one two three # l: words of the article only; one outside link
+
+
 def test_lemma_page_exists():
     assert _lemma_pages(), (
         "no built page contains a sphinx-proof lemma (<div class=\"proof lemma ...\">): "
@@ -256,7 +346,6 @@ def _run_browser(browser: str, page: Path, profile: Path, *extra: str) -> str:
         "--disable-sync",
         "--disable-extensions",
         f"--user-data-dir={profile}",
-        "--virtual-time-budget=15000",
         *extra,
         page.as_uri(),
     ]
@@ -278,14 +367,15 @@ def _run_browser(browser: str, page: Path, profile: Path, *extra: str) -> str:
         except ProcessLookupError:
             pass
         proc.communicate()
-        pytest.fail(f"{browser} did not finish rendering {_rel(page)} within {BROWSER_TIMEOUT} s")
-    assert proc.returncode == 0, f"{browser} exited with {proc.returncode} on {_rel(page)}:\n{err[-3000:]}"
+        name = _rel(page) if page.is_relative_to(HTML_ROOT) else page.name
+        pytest.fail(f"{browser} did not finish rendering {name} within {BROWSER_TIMEOUT} s")
+    assert proc.returncode == 0, f"{browser} exited with {proc.returncode} on {page.name}:\n{err[-3000:]}"
     return out
 
 
 def _dump_dom(browser: str, page: Path, profile: Path) -> str:
     """The DOM of ``page`` after its scripts ran, as serialised by ``--dump-dom``."""
-    out = _run_browser(browser, page, profile, "--dump-dom")
+    out = _run_browser(browser, page, profile, "--virtual-time-budget=15000", "--dump-dom")
     assert "<html" in out.lower(), f"{browser} dumped no DOM for {_rel(page)}"
     return out
 
@@ -375,6 +465,99 @@ def test_browser_typesets_every_formula(rendered):
         )
 
 
+#: The harness: loads each page of PAGES in an iframe, waits until that page (not the iframe's first blank
+#: document) is complete, every formula typeset and every image loaded (or 10 s of virtual time), and
+#: writes one line per page into <pre id="out">.
+_HARNESS = """<!DOCTYPE html><html><body><pre id="out"></pre>
+<iframe id="f" style="width:1200px;height:900px"></iframe>
+<script>
+const pages = PAGES;
+const out = document.getElementById("out");
+const f = document.getElementById("f");
+let i = 0;
+function next() {
+  if (i >= pages.length) { out.textContent += "DONE\\n"; return; }
+  const p = pages[i++];
+  const t0 = Date.now();
+  let finished = false;
+  function finish(line) { finished = true; out.textContent += line + "\\n"; next(); }
+  function check() {
+    if (finished) return;
+    let d;
+    try { d = f.contentDocument; } catch (e) { finish("PAGE " + p + " error"); return; }
+    const here = d && d.location && decodeURI(d.location.href.split("#")[0]) === decodeURI(p);
+    if (here && d.readyState === "complete") {
+      const math = d.querySelectorAll(".math").length;
+      const mjx = d.querySelectorAll("mjx-container").length;
+      const imgs = Array.from(d.images);
+      const loaded = imgs.filter(im => im.complete && im.naturalWidth > 0).length;
+      if ((mjx >= math && loaded === imgs.length) || Date.now() - t0 > 10000) {
+        const text = d.body ? d.body.innerText : "";
+        const raw = (text.match(/\\\\\\(|\\\\\\[/g) || []).length;
+        finish(`PAGE ${p} math=${math} mjx=${mjx} img=${imgs.length} loaded=${loaded} raw=${raw}`);
+        return;
+      }
+    } else if (Date.now() - t0 > 20000) { finish("PAGE " + p + " never loaded"); return; }
+    setTimeout(check, 100);
+  }
+  f.src = p;
+  setTimeout(check, 100);
+}
+next();
+</script></body></html>
+"""
+_LINE = re.compile(r"PAGE (\S+) math=(\d+) mjx=(\d+) img=(\d+) loaded=(\d+) raw=(\d+)$", re.M)
+#: Pages per browser run.
+BATCH = 40
+
+
+def _render_all(browser: str, pages: list[Path], tmp: Path) -> dict[str, tuple[int, ...]]:
+    """``{file URI: (math, mjx, images, loaded, raw TeX)}`` of every page, from the harness."""
+    import json
+
+    results = {}
+    for k in range(0, len(pages), BATCH):
+        batch = [p.as_uri() for p in pages[k:k + BATCH]]
+        harness = tmp / f"harness-{k}.html"
+        harness.write_text(_HARNESS.replace("PAGES", json.dumps(batch)), encoding="utf-8")
+        profile = tmp / f"profile-{k}"
+        out = _run_browser(browser, harness, profile, "--allow-file-access-from-files",
+                           f"--virtual-time-budget={12000 * len(batch)}", "--dump-dom")
+        assert "DONE" in out, f"the harness did not finish its batch of {len(batch)} pages"
+        for m in _LINE.finditer(out):
+            results[unquote(m.group(1))] = tuple(int(m.group(i)) for i in range(2, 7))
+    return results
+
+
+def test_browser_renders_every_page(browser, tmp_path):
+    """Every page of the site: each formula typeset, each image loaded, no raw TeX left."""
+    pages = [p for p in _pages() if p.name not in INDEX_PAGES]
+    results = _render_all(browser, pages, tmp_path)
+    problems = []
+    for page in pages:
+        got = results.get(unquote(page.as_uri()))
+        if got is None:
+            problems.append(f"{_rel(page)}: not rendered")
+            continue
+        math, mjx, images, loaded, raw = got
+        if mjx < math:
+            problems.append(f"{_rel(page)}: {math} math elements, {mjx} typeset")
+        if loaded < images:
+            problems.append(f"{_rel(page)}: {images - loaded} of {images} images not loaded")
+        if raw:
+            problems.append(f"{_rel(page)}: {raw} unrendered TeX delimiters")
+    assert not problems, f"{len(problems)} of {len(pages)} pages:\n" + "\n".join(problems[:40])
+
+
+def test_browser_check_catches_a_broken_page(browser, tmp_path):
+    """A page with raw TeX, a formula MathJax never sees and a missing image fails every count."""
+    page = tmp_path / "broken.html"
+    page.write_text("<html><body><p>Raw \\(x\\) here.</p><span class='math'>y</span>"
+                    "<img src='missing.png'></body></html>", encoding="utf-8")
+    math, mjx, images, loaded, raw = _render_all(browser, [page], tmp_path)[unquote(page.as_uri())]
+    assert (math, mjx, images, loaded) == (1, 0, 1, 0) and raw == 1
+
+
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -388,7 +571,7 @@ def test_screenshot_of_a_statement_page(browser, tmp_path):
     page = next((p for p in pages if p.stem == "lemma-16"), pages[0])
     shot = tmp_path / "page.png"
     width, height = SCREENSHOT_SIZE
-    _run_browser(browser, page, tmp_path / "profile", "--hide-scrollbars",
+    _run_browser(browser, page, tmp_path / "profile", "--virtual-time-budget=15000", "--hide-scrollbars",
                  f"--window-size={width},{height}", f"--screenshot={shot}")
     assert shot.is_file(), f"no screenshot of {_rel(page)}"
     assert _png_size(shot.read_bytes()) == SCREENSHOT_SIZE

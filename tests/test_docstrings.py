@@ -130,6 +130,12 @@ MODULES = [
     "certified.combs_skellam",
     "noise.lattice_skellam",
     "walkthrough.frontier_discrete",
+    "mechanisms.exact.bits",
+    "mechanisms.exact.inversion",
+    "mechanisms.exact.laws",
+    "mechanisms.exact.families",
+    "mechanisms.aggregate",
+    "opendp",
 ]
 
 #: a reference to the paper or a formula
@@ -167,6 +173,14 @@ ALLOWED: dict[str, dict[str, str]] = {
     "walkthrough.frontier_discrete.main": {"doctest": "runs compute_row over a grid (minutes)"},
     "walkthrough.comparison.compute": {"doctest": "runs both tables (about 15 minutes); tests/test_comparison.py"},
     "chain.hm25.check_all": {"doctest": "all four default grids (about 10 s); each check_* has its own doctest"},
+    # plumbing of the exact samplers and of `arete aggregate`: bit sources, argument parsing, caches
+    "mechanisms.exact.bits.BitSource": {"statement": "a checked getrandbits source; no mathematics"},
+    "mechanisms.exact.bits.bit_source": {"statement": "wraps an rng as a BitSource; no mathematics"},
+    "mechanisms.exact.families.sampler": {"statement": "a cache of samplers; no mathematics"},
+    "mechanisms.exact.families.shape_of": {"statement": "normalises a size argument; no mathematics"},
+    "mechanisms.exact.inversion.require_flint": {"statement": "imports python-flint; no mathematics"},
+    "mechanisms.exact.laws.exact_rational": {"statement": "parses a number exactly; no mathematics"},
+    "mechanisms.aggregate.parse_modulus": {"statement": "parses 2**K; no mathematics"},
 }
 
 CHECKS = {

@@ -1,7 +1,7 @@
 """The 2025 paper's Theorems 16, 18, 21 and variance formulas as registry records (issue 23.5).
 
 Reference values: the exact tight epsilons of Theorem 21 (eps = 2: 1.2779609635, eps = 6:
-5.3203031277) are those of ``docs/lattice.md``'s certified table (ball arithmetic); Theorem 16's
+5.3203031277) are those of the recorded comb certificates of tests/test_certify_combs.py (ball arithmetic); Theorem 16's
 eps* = eps is the tail profile's shift s = Delta (arete_proofs.privacy.tight_discrete).
 """
 

@@ -26,13 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 #: root names the layer of a module (``arete_proofs.chain.registry`` is in ``chain``).
 #: ``arete_proofs`` itself (its ``__init__``, which re-exports) and ``__main__`` are on top.
 LAYERS = (
-    ("_validation", "_version"),  # core: precision, argument checks, the version
+    ("_validation", "_version", "check"),  # core: precision, argument checks, the version; the certificate checker
     ("distributions", "reference"),  # exact densities; the independent methods that test them
     ("privacy",),  # tight epsilon, loss curves, errors, optimizer
     ("mechanisms", "chain"),  # samplers and mechanisms; the proof chain and its checks
     ("certified", "stats"),  # ball arithmetic; scipy.stats objects
     ("noise",),  # the noise families behind one interface (each family imports its engine and tools)
-    ("walkthrough", "cli"),  # the docs' computations; the command line
+    ("walkthrough", "cli", "opendp"),  # the docs' computations; the command line; OpenDP measurements of the noises
     ("", "__main__"),  # the package root
 )
 
@@ -206,6 +206,54 @@ def test_no_import_cycle():
 
 def test_imports_point_down_the_layers():
     assert layer_violations(GRAPH, PACKAGE, LAYERS) == []
+
+
+#: what the certificate checker may import beside the standard library (the runner may hand work to Dask)
+CHECK_THIRD_PARTY = {"numpy": None, "flint": None, "dask": {"arete_proofs.check._files"}}
+#: the checker's size: lines of code, docstrings, comments and blank lines not counted
+CHECK_MAX_CODE_LINES = 1500
+
+
+def _code_lines(path: Path) -> int:
+    """The docs' count (``docs/_ext/arete_check_facts.py``): lines that hold code."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("arete_check_facts", ROOT / "docs" / "_ext" / "arete_check_facts.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.code_lines(path)
+
+
+def test_the_checker_imports_nothing_from_the_search():
+    """arete_proofs.check imports nothing from the rest of the package (it is the lowest layer and imports no
+    sibling) and, beside the standard library, only numpy and python-flint."""
+    import sys
+
+    for src, targets in GRAPH.items():
+        if src.startswith(f"{PACKAGE}.check"):
+            assert all(t.startswith(f"{PACKAGE}.check") for t in targets), (src, targets)
+    for path in sorted((ROOT / PACKAGE / "check").rglob("*.py")):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for node in ast.walk(ast.parse(path.read_text())):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
+            for m in mods:
+                top = m.split(".")[0]
+                if top in sys.stdlib_module_names or top == PACKAGE:
+                    continue
+                allowed = CHECK_THIRD_PARTY.get(top, ())
+                assert top in CHECK_THIRD_PARTY and (allowed is None or name in allowed), f"{name} imports {m}"
+
+
+def test_the_checker_is_small():
+    n = sum(_code_lines(p) for p in (ROOT / PACKAGE / "check").rglob("*.py"))
+    assert n <= CHECK_MAX_CODE_LINES, f"the checker has {n} lines of code"
+
+
+def test_code_lines_leave_out_docstrings_and_comments(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text('"""doc\nstring"""\n\n# note\nx = 1\n\n\ndef f():\n    """one"""\n    return x  # why\n')
+    assert _code_lines(p) == 3
 
 
 def test_reference_methods_share_no_code_with_the_engine():

@@ -1,6 +1,6 @@
 """The lattice + Gaussian optimiser (issue 24): the float64 estimator against the exact engine, the search.
 
-Reference values: ``docs/lattice.md`` records the exact tight epsilon of a = 7.945, m = 28,
+Reference values: the exact tight epsilon of a = 7.945, m = 28,
 sigma = 0.015, h = 1/28 (``tight_epsilon_lattice_gauss`` at 8 digits, grid 16: 8.0041235, attained
 at the interior pair (0.99685, 1.98257), tail limit 7.9979760); the small points are checked here
 against :func:`arete_proofs.privacy.tight_lattice.tight_epsilon_lattice_gauss` (mpmath, golden-section
@@ -21,7 +21,7 @@ from arete_proofs.privacy.tight_lattice import tight_epsilon_lattice_gauss
 
 def test_estimator_reproduces_the_recorded_interior_maximum():
     r = ol.estimate(7.945, 28, 0.015)
-    assert abs(r["epsilon"] - 8.0041235) < 1e-6          # docs/lattice.md, exact engine
+    assert abs(r["epsilon"] - 8.0041235) < 1e-6          # the exact engine (8 digits)
     assert abs(r["tail"] - 7.9979760) < 1e-6
     t, v = r["window_pair"]
     assert abs(t - 0.99685) < 1e-4 and abs(v - 1.98257) < 1e-4

@@ -150,7 +150,7 @@ def test_grid_overstates_f0(grid_0001):
 def test_table_values(table, grid_0001):
     by = {(r.target, r.step): r for r in table}
     assert len(table) == 15
-    exact = {6: 5.99966478, 7: 6.99950120, 8: 7.99901421}   # docs/privacy.md, 12-digit tight epsilons
+    exact = {6: 5.99966478, 7: 6.99950120, 8: 7.99901421}   # tight_epsilon at 12 digits (the main-result page shows them)
     for (e, h), r in by.items():
         assert abs(r.exact_epsilon - exact[e]) < 1e-7
         assert r.bias == r.grid_epsilon - r.exact_epsilon and r.sign == "+"

@@ -1,6 +1,6 @@
 """The verify reports the docs quote, and the readable output of ``arete verify`` (issue 25.5).
 
-``docs/verification.md`` renders ``docs/data/verify-default.json`` and
+``docs/explanation/verification.md`` renders ``docs/data/verify-default.json`` and
 ``tests/data/verify_quick_baseline.json`` through ``docs/_ext/arete_verify_table.py``
 (tables are generated, never typed: a typed one said 9492 checks when a run gave 10489).
 The quick baseline is compared with a fresh run in ``tests/test_verify.py``; the default

@@ -1,7 +1,8 @@
 r"""Harrison and Manurangsi (FORC 2025), the GDL statements, checked against the exact tight epsilon.
 
-The statements were reconstructed from secondary sources (``harrison-manurangsi-notes.md``):
-each is a claim checked here on a grid built from its hypotheses, with a verdict and
+The paper's full text was not at hand: its statements were reconstructed from its abstract
+(arXiv:2504.05202), the first author's writing about it and a third party's reading, so each
+is a claim checked here on a grid built from its hypotheses, with a verdict and
 counterexamples.  The exact tight epsilon is :func:`arete_proofs.privacy.tight_gdl.tight_epsilon`
 (its docstring proves the reduction of every shift :math:`|s| \le \Delta` to :math:`s = \Delta`,
 :math:`k \ge 0`, and the tail limit :math:`a\Delta`); each check also runs an independent brute
@@ -240,7 +241,7 @@ def check_all(*, digits=15):
 
 
 def table(records=None):
-    """A markdown table of the records (Theorems 13, 15, Corollary 14; ``docs/gdl.md`` shows ``python -m arete_proofs.chain.hm25``).
+    """A markdown table of the records (Theorems 13, 15, Corollary 14; ``docs/explanation/hm25.md`` shows it).
 
     >>> print(table([check_theorem_15(grid=[(1000, "9.008")])]).splitlines()[2])
     | `hm25-theorem-15` | holds | 1 | Delta=1000, eps=9.008: eps* = 2.22971 (Corollary 14's bound is loose for large Delta, nearly tight at Delta = 1) |
@@ -254,7 +255,7 @@ def table(records=None):
     return "\n".join(rows)
 
 
-#: The parameter sets of ``docs/gdl.md``'s epsilon table.
+#: The parameter sets of the epsilon table of ``docs/explanation/hm25.md``.
 EPS_ROWS = (("0.5", "0.7", 3), ("0.1", "1", 1), ("0.9", "0.1", 10), ("1", "1", 5), ("2", "1", 1), ("10", "1", 5))
 
 

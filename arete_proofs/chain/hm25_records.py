@@ -1,8 +1,9 @@
 r"""The 2025 paper's GDL statements as registry records (data; :mod:`arete_proofs.chain.registry` builds them).
 
 Harrison and Manurangsi, "Infinitely Divisible Noise for Differential Privacy: Nearly Optimal
-Error in the High epsilon Regime" (FORC 2025), **reconstructed** from secondary sources
-(``harrison-manurangsi-notes.md``): every statement is a claim to check.  Each entry of
+Error in the High epsilon Regime" (FORC 2025), **reconstructed** from its abstract (arXiv:2504.05202), the first
+author's writing about it and a third party's reading, not from its full text: every statement
+is a claim to check.  Each entry of
 :data:`RECORDS` is the keyword arguments of a :class:`~arete_proofs.chain.registry.Statement`
 (its ``bounds`` as keyword arguments of :class:`~arete_proofs.chain.registry.Bound`), written
 over :mod:`arete_proofs.chain.gdl_symbols` and the registry's ``Delta``, ``eps``; this module

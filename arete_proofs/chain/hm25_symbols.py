@@ -1,6 +1,6 @@
 r"""The vocabulary of the 2025 paper's MSDLap, Theorem 18, Theorem 21 and variance records.
 
-Harrison and Manurangsi (FORC 2025, reconstructed, ``harrison-manurangsi-notes.md``) write
+Harrison and Manurangsi (FORC 2025; arXiv:2504.05202; statements reconstructed, not from the full text) write
 :math:`\mathrm{MSDLap}(a, m) = \sum_{i=1}^m i X_i`, :math:`X_i` iid :math:`\mathrm{DLap}(a)`
 (:mod:`arete_proofs.distributions.comb`), Theorem 18's
 :math:`r\,\mathrm{MSDLap}(\varepsilon-1, \lfloor\Delta/r\rfloor) + \mathrm{DLap}(1/r)` and Theorem

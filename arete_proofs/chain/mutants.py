@@ -12,7 +12,7 @@ user's TOML file (``str()`` of the expression, parsed back).
 
 ``benchmarks/bench_mutants.py`` measures how many are refuted by the grid alone
 and by grid plus search, and the false alarms; ``tests/test_verify.py`` checks
-the four named in the issue.
+four of them named in :data:`NAMED`.
 
 >>> len(FALSE) >= 20 and all(m["expect"] == "refuted" for m in FALSE)
 True
@@ -85,7 +85,7 @@ FALSE = [
     _m("19-eq10-480", "lemma-19", "eq-10", "refuted", "48 -> 480", lhs=_b("lemma-19", "eq-10").lhs * 10),
     _m("15-flip-shift", "lemma-15", "lower", "refuted", "f_A(t + Delta) -> f_A(t - Delta)",
        rhs=f_A(t - Delta, *_b("lemma-15", "lower").rhs.args[1:])),
-    # false only on a face of the hypothesis region or at a domain end (issue 26.4): the
+    # false only on a face of the hypothesis region or at a domain end: the
     # interior search misses them, the face stage and the domain end Delta = 1e4 refute them
     _m("26-face", "lemma-26", "privacy", "refuted", "e^{eps} -> e^{eps} e^{-1e7 max(0, |a|/Delta - 1 + 1e-6)}",
        rhs=sp.exp(eps) * sp.exp(-10**7 * sp.Max(0, sp.Abs(a) / Delta - 1 + sp.Rational(1, 10**6)))),
@@ -124,10 +124,10 @@ TRUE = [_weaken(sid, name, f) for sid, name in (
 
 ALL = FALSE + TRUE
 
-#: The 2025 paper's false variants (issue 23.5).
+#: The 2025 paper's false variants.
 HM25 = ("hm25-13-flip", "hm25-21-m-e4", "hm25-16-shift", "hm25-16-window-gap")
 
-#: The four false variants named in the issue (refuted by --variant on the default grid plus search).
+#: Four false variants that the grid alone used to miss (refuted by --variant on the default grid plus search).
 NAMED = ("16-drop-exp", "19-lower-half-eps", "14-lower-drop-c", "3-lower-half-eps")
 
 
@@ -136,7 +136,7 @@ def variants(names=None):
 
     Built through the path of a user's TOML file: each side is ``str()``-ed and parsed back
     with :func:`arete_proofs.chain.variants.parse`, so a variant's bound is the mutant's
-    expression.  The four named in the issue (:data:`NAMED`) start from Lemma 16 (without
+    expression.  The four of :data:`NAMED` start from Lemma 16 (without
     :math:`e^{(D_\Gamma+\Delta)/\theta}`), Lemma 19 (:math:`e^{-\varepsilon/2}`), Lemma 14 (without
     :math:`c_{D_\Gamma}`) and Lemma 3 (:math:`e^{-\varepsilon/2}`):
 

@@ -121,7 +121,7 @@ def grid(rule: str):
     return build
 
 
-#: The eps of the docs' table (docs/rates.md).
+#: The eps of the docs' table (docs/explanation/rates.md).
 TABLE_EPS = (11, 12, 16, 20, 24, 30, 40)
 
 
@@ -166,7 +166,7 @@ def rate_table(eps_values=TABLE_EPS, *, digits=6):
 
 
 def table_markdown(eps_values=TABLE_EPS, *, digits=4) -> str:
-    r"""The table of :func:`rate_table` as the MyST markdown of docs/rates.md (Lemma 3 with rates).
+    r"""The table of :func:`rate_table` as the MyST markdown of docs/explanation/rates.md (Lemma 3 with rates).
 
     >>> table_markdown([20]).splitlines()[2].startswith("| 20 |")
     True
@@ -184,7 +184,7 @@ def table_markdown(eps_values=TABLE_EPS, *, digits=4) -> str:
 
 
 def plot_rates(optimised=None, eps_values=tuple(range(11, 41)), *, pyplot=False):
-    r"""The figure of docs/rates.md (Lemma 3 with rates): :math:`E|Z|` and :math:`\operatorname{Var} Z`
+    r"""The figure of docs/explanation/rates.md (Lemma 3 with rates): :math:`E|Z|` and :math:`\operatorname{Var} Z`
     against :math:`\varepsilon` (log scale) at :math:`\Delta = 1` for Lemma 3's parameters (its bounds
     :math:`2\alpha\theta+\lambda` and the exact variance), the rules ``mean_abs`` and ``variance``
     (exact values and the proved :math:`K_1 e^{-\varepsilon/2}`, :math:`K_2 e^{-2\varepsilon/3}`), the

@@ -15,7 +15,7 @@ follows the proof and says so in ``notes``; :mod:`arete_proofs.chain.observation
 checks the literal text separately.
 
 Every record names its source in ``paper`` (:data:`PAPERS`): the 2022 paper (Pagh &
-Stausholm, ALT 2022, with the issue-26 rate records proved through it) or, beside it, the 2025
+Stausholm, ALT 2022, with the rate records, Lemma 3 with the optimal rates, proved through it) or, beside it, the 2025
 paper (Harrison & Manurangsi, FORC 2025, reconstructed from secondary sources; ids ``hm25-...``,
 records in :mod:`arete_proofs.chain.hm25_records`).  :data:`STATEMENT_IDS` is the first paper's
 chain (what ``arete verify`` checks by default), :data:`HM25_IDS` the second paper's,
@@ -254,7 +254,7 @@ def _rate_statement(rule: str) -> Statement:
                        text="Var Z = 2 alpha theta^2 + 2 lam^2 (Lemma 3)")
         low_text = "2^{-2/3} Delta^2 e^{-2eps/3} <= Var Z (no eps-DP noise beats the Staircase, Lemma 27)"
     return Statement(
-        id=sid, number=f"Lemma 3 with rates ({what})", section="none (not in the paper; issue 26)",
+        id=sid, number=f"Lemma 3 with rates ({what})", section="none (not in the paper; proved here)",
         title=f"Rate-optimal parameters: eps-DP with {what} = Theta({'Delta' if rule == 'mean_abs' else 'Delta^2'} {r.rate})",
         statement=f"For every Delta > 0 and eps >= {r.eps_0}: theta = Delta, {params} (alpha lam = 48 Delta e^-eps) "
                   f"give e^-eps <= f_A(t)/f_A(t + a) <= e^eps for |a| <= Delta and {k_text}; "
@@ -287,7 +287,7 @@ def _rate_statement(rule: str) -> Statement:
         uses=("lemma-18", "note-2", "lemma-2", "lemma-27"),
         instantiates={"lemma-18": {D_Gamma: alpha * theta}},
         symbolic=(f"{sid}/algebra",),
-        notes="Not a statement of the paper: the issue-26 theorem.  The proof is Lemma 19's with theta = Delta: "
+        notes="Not a statement of the paper: Lemma 3 with the optimal rates, proved here.  The proof is Lemma 19's with theta = Delta: "
               "Lemma 18 at D_Gamma = alpha theta, c_DGam >= 1/2, c_L = 1/4 gives (8), which at theta = Delta is "
               "16 e^{1+2 alpha}(1+2 alpha) Delta/(alpha lam); alpha lam = 48 Delta e^-eps and alpha <= 1/41 "
               "(eps >= eps_0) make it <= e^eps; Lemma 2 extends the shift Delta to |a| <= Delta.  The lower bound "

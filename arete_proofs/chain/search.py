@@ -74,7 +74,7 @@ __all__ = ["SearchResult", "search_bound", "search_statement", "float_violation"
 _POSITIVE = {alpha, theta, lam, Delta, D_Gamma, D_u, eps, n, h}
 #: Caps of the search box (ln of the largest value), from the paper's ranges.
 _CAP_HI = {eps: math.log(80.0), Delta: math.log(1e4)}
-#: Domain ends the box always reaches (issue 26: a bound false only at large Delta or eps): the
+#: Domain ends the box always reaches (a bound can be false only at large Delta or eps): the
 #: largest Delta any statement is read at and the largest eps the chain is used at.
 _DOMAIN_END = {eps: math.log(80.0), Delta: math.log(1e4)}
 #: Lengths (they scale with Delta): at the end Delta = 1e4 they are scaled with it, so the search
@@ -420,7 +420,7 @@ def _search_faces(prob, lo, hi, budget, stop):
     r"""Search each face of the hypothesis region: hypothesis ``k`` held with equality (the point is
     projected onto it along one coordinate it depends on), the others as constraints; and each
     domain end (:math:`\Delta = 10^4`, :math:`\varepsilon = 80` fixed).  Nelder-Mead over the
-    remaining coordinates from the best points found so far (issue 26, item 4)."""
+    remaining coordinates from the best points found so far."""
     from scipy.optimize import minimize
 
     faces = [(k, j) for k, deps in enumerate(prob.margin_deps) for j in deps[:2]]

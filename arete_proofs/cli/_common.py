@@ -228,7 +228,7 @@ def need_flint(option: str) -> None:
 
 
 # --------------------------------------------------------------------------
-# Caps, output paths, progress (issue 25: every command answers or refuses within seconds)
+# Caps, output paths, progress (every command answers or refuses within seconds)
 # --------------------------------------------------------------------------
 
 #: Largest |t| of a point (``arete density``): beyond it the working precision would grow with

@@ -8,7 +8,7 @@ noise object and the JSON description of today's output.
 
 The paper's command lines are unchanged: without ``--noise`` the noise is ``arete``
 (``--alpha/--theta/--lam`` or ``--paper-eps [--sensitivity]``), and ``--sigma S > 0`` on it is
-the family ``arete_gauss`` (beyond the paper, issue 17); ``--sigma 0`` is the paper's Arete.
+the family ``arete_gauss`` (beyond the paper); ``--sigma 0`` is the paper's Arete.
 """
 
 from __future__ import annotations

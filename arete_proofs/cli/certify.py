@@ -1,7 +1,7 @@
 """``arete certify``: a certified upper bound on the tight epsilon (extra ``certified``).
 
 Runs :func:`arete_proofs.certified.epsilon.certify_epsilon`, or with ``--sigma S > 0``
-(a Gaussian part, beyond the paper, issue 17)
+(a Gaussian part, beyond the paper)
 :func:`arete_proofs.certified.gauss.certify_epsilon_gauss`; the numeric tight
 epsilon alone is ``arete epsilon`` (:mod:`arete_proofs.cli.epsilon`).  Shared
 options and the registry: :mod:`arete_proofs.cli._common`.

@@ -81,8 +81,8 @@ all eps-DP noise (Lemma 27):
   variance: every symmetric ID noise has Var >= bound (Theorem E; above the Staircase from
             eps 10, 1.2012 times it for every eps >= 14, tending to (6/pi)^(1/3) = 1.2407).
 
-Bounds are rounded down, the Staircase up.  A bound at eps holds for every smaller eps too.  Proofs: docs/beyond.md, "A lower bound for
-the infinitely divisible class".  About 1 s per eps.  Examples:
+Bounds are rounded down, the Staircase up.  A bound at eps holds for every smaller eps too.  Proofs:
+docs/explanation/id-lower-bounds.md.  About 1 s per eps.  Examples:
 
     arete floor --eps 8 14 20
     arete floor --eps 20 --objective variance --json

@@ -28,6 +28,8 @@ def _describe(fam) -> dict:
         "symmetric_unimodal": fam.symmetric_unimodal,
         "integer_valued": fam.integer_valued,
         "supports": sorted(fam.supports),
+        "sampler": fam.sampler_note(),
+        "deploy_with": fam.deploy_with,
     }
 
 
@@ -38,8 +40,11 @@ def _describe(fam) -> dict:
 Lists every noise family of the library: its law, its parameters with their command-line
 flags and domains, whether it is infinitely divisible (has n-party shares), symmetric
 unimodal (its tight epsilon needs only the shift +Delta) and integer-valued, and the tools
-it supports (exact, float, tight_epsilon, certify, account, optimize, sample, shares, scipy,
-certified_density).  Every command that takes a noise takes --noise NAME and these flags.
+it supports (exact, float, tight_epsilon, certify, account, optimize, sample, exact_sample,
+shares, scipy, certified_density), and whether its sampler may serve a release: the integer
+families sample exactly from fair bits; the continuous families' samplers are float64, for
+experiments only, and the line names the integer family to deploy instead.  Every command
+that takes a noise takes --noise NAME and these flags.
 Examples:
 
     arete noises
@@ -67,4 +72,5 @@ def noises_command(args: argparse.Namespace) -> int:
         flags = [k for k in ("infinitely_divisible", "symmetric_unimodal", "integer_valued") if d[k]]
         print(f"  is: {', '.join(k.replace('_', ' ') for k in flags) or '-'}")
         print(f"  supports: {', '.join(d['supports'])}")
+        print(f"  sampler: {d['sampler']}")
     return 0

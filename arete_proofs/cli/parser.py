@@ -16,16 +16,17 @@ from collections.abc import Sequence
 
 from .._validation import PrecisionError
 from .._version import __version__
-from . import account, certify, density, epsilon, floor, noises, optimize, region, simulate, verify
+from . import account, aggregate, certify, check, density, epsilon, floor, noises, optimize, region, simulate, verify
 from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser, progress
 
 #: Commands that print their own progress lines (the others get :func:`main`'s heartbeat).
-OWN_PROGRESS = ("verify", "certify", "certify-region")
+OWN_PROGRESS = ("verify", "certify", "certify-region", "check")
 #: Seconds between two heartbeat lines ``arete: COMMAND: still working (N s) ...`` on stderr.
 HEARTBEAT = 10.0
 
 #: The subcommand modules, in the order ``arete --help`` lists their commands.
-SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, optimize, simulate, account, noises, floor)
+SUBCOMMAND_MODULES = (density, verify, epsilon, certify, region, check, optimize, simulate, aggregate, account,
+                      noises, floor)
 
 
 def _ordered_commands() -> list[_Command]:

@@ -2,7 +2,9 @@
 
 Runs :func:`arete_proofs.certified.region_map.certify_region` on a box of
 (eps, sensitivity) and writes the certificate; ``--check`` re-proves a certificate
-with :func:`arete_proofs.certified.region_map.check_certificate`.  Shared options
+with :func:`arete_proofs.certified.region_map.check_certificate`, or, for a file of ``arete_region``
+certificates (:mod:`arete_proofs.certified.region_certificate`, the shipped maps), with the independent
+checker (:func:`arete_proofs.certified.region_certificate.check_file`).  Shared options
 and the registry: :mod:`arete_proofs.cli._common`.
 """
 
@@ -73,10 +75,19 @@ def validate_certificate(doc) -> dict:
       ...
     ValueError: the top level is a list, not an object
     """
+    from ..certified.region_certificate import FILE_FORMAT
     from ..certified.region_map import FORMAT
 
     if not isinstance(doc, dict):
         raise ValueError(f"the top level is {'a list' if isinstance(doc, list) else type(doc).__name__}, not an object")
+    if doc.get("format") == FILE_FORMAT:    # a file of arete_region certificates: arete_proofs.check reads them
+        certs = doc.get("certificates")
+        if not isinstance(doc.get("box"), dict) or not isinstance(certs, list) or not certs or \
+                not all(isinstance(c, dict) and isinstance(c.get("cells"), list) for c in certs):
+            raise ValueError("a region-map file needs its box and a non-empty list of certificates with cells")
+        for key in ("eps", "sensitivity"):
+            _interval(doc["box"].get(key), f"box.{key}")
+        return doc
     if doc.get("format") != FORMAT:
         raise ValueError(f"not a region certificate (format {doc.get('format')!r:.40}, expected {FORMAT!r})")
     box = doc.get("box")
@@ -152,6 +163,7 @@ checks that the cells tile the box (exit 0 only when all of it holds).  Examples
 def certify_region_command(args: argparse.Namespace) -> int:
     """``arete certify-region``: certify a box, or check a certificate."""
     need_flint("arete certify-region")
+    from ..certified.region_certificate import FILE_FORMAT, check_file
     from ..certified.region_map import certify_region, check_certificate
 
     if args.workers < 1:
@@ -161,7 +173,10 @@ def certify_region_command(args: argparse.Namespace) -> int:
             raise UsageError("--check takes only a certificate file (and --workers, --dask, --json)")
         doc = _load_certificate(args.check)
         try:
-            rep = check_certificate(doc, workers=args.workers, dask=args.dask, progress=not args.quiet)
+            if doc.get("format") == FILE_FORMAT:
+                rep = check_file(doc, workers=args.workers, progress=not args.quiet)
+            else:
+                rep = check_certificate(doc, workers=args.workers, dask=args.dask, progress=not args.quiet)
         except (KeyError, TypeError, ArithmeticError) as exc:
             raise UsageError(f"--check: cannot read {args.check}: {exc}") from None
         if args.json:

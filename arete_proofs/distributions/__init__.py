@@ -8,7 +8,7 @@ parameters, then ``digits=``):
 * :mod:`~arete_proofs.distributions.laplace` -- Laplace(lam) (Definition 23)
 * :mod:`~arete_proofs.distributions.gamma_gamma` -- X1 - X2 (Definition 7, Bessel-K form)
 * :mod:`~arete_proofs.distributions.arete` -- Arete(alpha, theta, lam) (Definitions 1 and 9)
-* :mod:`~arete_proofs.distributions.arete_gauss` -- X1 - X2 + Laplace(lam) + N(0, sigma^2) (beyond the paper, issue 17)
+* :mod:`~arete_proofs.distributions.arete_gauss` -- X1 - X2 + Laplace(lam) + N(0, sigma^2) (beyond the paper)
 * :mod:`~arete_proofs.distributions.fast_gauss` -- its float64 path
 * :mod:`~arete_proofs.distributions.staircase` -- the Staircase distribution (Lemma 27)
 * :mod:`~arete_proofs.distributions.fast` -- the float64 path (numpy arrays) for plots and grids

@@ -1,4 +1,4 @@
-r"""Arete with a Gaussian part: :math:`Z = X_1 - X_2 + Y + N` (beyond the paper, issue 17).
+r"""Arete with a Gaussian part: :math:`Z = X_1 - X_2 + Y + N` (beyond the paper).
 
 :math:`X_1, X_2 \sim \Gamma(\alpha,\theta)`, :math:`Y \sim \mathrm{Laplace}(\lambda)`,
 :math:`N \sim \mathcal N(0,\sigma^2)`, independent; :math:`\lambda \ge 0`, :math:`\sigma \ge 0`
@@ -93,7 +93,7 @@ the digits the exponents' sizes cost).  :math:`\lambda = \sigma = 0` with
 - \sigma^2u^2/2)` (positive, no cancellation).
 
 >>> from mpmath import mp
->>> a, th, lam, sg = "0.015", "0.854", 0, "0.027"     # issue 17's optimum at eps = 8
+>>> a, th, lam, sg = "0.015", "0.854", 0, "0.027"     # the Gamma + Gaussian optimum at eps = 8
 >>> f0, f1 = pdf([0, "0.5"], a, th, lam, sg, digits=15)
 >>> f0 > f1 > 0                                        # symmetric unimodal: decreasing on t > 0
 True

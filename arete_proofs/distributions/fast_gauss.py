@@ -1,4 +1,4 @@
-r"""Float64 (numpy) density and survival function of :math:`X_1 - X_2 + Y + N` (issue 17).
+r"""Float64 (numpy) density and survival function of :math:`X_1 - X_2 + Y + N`.
 
 The fast companion of :mod:`arete_proofs.distributions.arete_gauss`, with the same
 Laplace-mixture formula (see there):

@@ -6,7 +6,7 @@ r"""Lattice laws: a comb on the lattice :math:`h\mathbb Z` smoothed by Laplace o
 * ``lattice_laplace`` (a, m, b, h): :math:`S \sim \mathrm{Laplace}(b)` -- Theorem 21 of the
   follow-up paper (Harrison and Manurangsi 2025) with :math:`a = \varepsilon - 1`,
   :math:`m = \lceil e^{\varepsilon/3}\rceil`, :math:`h = \Delta/m`, :math:`b = \Delta/(2m)`;
-* ``lattice_gauss`` (a, m, sigma, h): :math:`S \sim \mathcal N(0, \sigma^2)` (issue 24).
+* ``lattice_gauss`` (a, m, sigma, h): :math:`S \sim \mathcal N(0, \sigma^2)`.
 
 The density is the mixture :math:`f(t) = \sum_k p_k\, g(t - hk)`.  Laplace: on each cell
 :math:`hk \le t \le h(k+1)`,
@@ -369,7 +369,7 @@ def lattice_laplace(a, m, b, h, *, digits=None):
 
 
 def lattice_gauss(a, m, sigma, h, *, digits=None):
-    r"""The law :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (issue 24) as a :class:`LatticeLaw`.
+    r"""The law :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` as a :class:`LatticeLaw`.
 
     >>> from mpmath import mp
     >>> z = lattice_gauss("2", 2, "0.3", "0.5", digits=15)

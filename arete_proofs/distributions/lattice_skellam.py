@@ -1,4 +1,4 @@
-r"""Lattice + Skellam on the integers: :math:`Z = h\,\mathrm{MSDLap}(a, m) + (P_1 - P_2)`, :math:`P_i` iid Poisson(:math:`\mu`) (issue 24).
+r"""Lattice + Skellam on the integers: :math:`Z = h\,\mathrm{MSDLap}(a, m) + (P_1 - P_2)`, :math:`P_i` iid Poisson(:math:`\mu`).
 
 The discrete analogue of ``lattice_gauss``: the comb :math:`hM`, :math:`M = \sum_{i\le m} i X_i`,
 :math:`X_i` iid DLap(a) (:mod:`arete_proofs.distributions.comb`), smoothed by the Skellam law

@@ -1,7 +1,7 @@
 r"""The transformed GDL: :math:`Z = h\,\mathrm{GDL}(\beta, a) + \mathrm{Laplace}(b)`, a GDL on the lattice :math:`h\mathbb Z` smoothed by Laplace noise.
 
 Harrison and Manurangsi (FORC 2025) say only that "a transformed GDL works the same way [as
-Theorem 21] with a GDL for sensitivity :math:`m`" (``harrison-manurangsi-notes.md``).  **Our
+Theorem 21] with a GDL for sensitivity :math:`m`" (as the paper's reconstructed statements put it).  **Our
 reading**: the GDL of :mod:`arete_proofs.distributions.gdl` (chosen for the integer sensitivity
 :math:`m`) put on the lattice of step :math:`h` and smoothed by Laplace noise of scale :math:`b`,
 with Theorem 21's defaults :math:`h = \Delta/m`, :math:`b = \Delta/(2m)`

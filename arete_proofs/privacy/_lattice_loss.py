@@ -1,4 +1,4 @@
-r"""The float64 loss machinery shared by the lattice + Gaussian estimators (issue 24).
+r"""The float64 loss machinery shared by the lattice + Gaussian estimators.
 
 :math:`\ln F` of a tilted comb mixture on a grid and the windowed maximisation of
 :math:`\ln f(t) - \min_{|v - t| \le \Delta} \ln f(v)` with Brent refinement

@@ -1,4 +1,4 @@
-r"""A float64 guide for the Laplace lattice-point candidates of :mod:`arete_proofs.privacy.tight_lattice` (issue 23).
+r"""A float64 guide for the Laplace lattice-point candidates of :mod:`arete_proofs.privacy.tight_lattice`.
 
 The candidates' losses are differences of logarithms of cell values
 :math:`f(hj + x) = (A_j e^{-x/b} + B_j e^{x/b})/(2b)` (:meth:`arete_proofs.distributions.lattice.LatticeLaw.fill_cells`).

@@ -1,4 +1,4 @@
-r"""Privacy of the distributed lattice + Gaussian sum when parties drop out (issue 24, item 5).
+r"""Privacy of the distributed lattice + Gaussian sum when parties drop out.
 
 Shares sized for :math:`M` parties: each party adds
 :math:`h\sum_{i=1}^m i\,(\mathrm{NB}(1/M, q) - \mathrm{NB}(1/M, q)) + \mathcal N(0, \sigma^2/M)`,

@@ -1,4 +1,4 @@
-r"""Float64 lattice + Gaussian loss for large :math:`m` (issue 24: the frontier at :math:`\varepsilon` up to 20).
+r"""Float64 lattice + Gaussian loss for large :math:`m` (the frontier's large lattices).
 
 The optimal lattice size grows like :math:`m \approx 0.6\,e^{\varepsilon/2}` (about 34 at
 :math:`\varepsilon = 8`, 250 at 12, 13 000 at 20), beyond the FFT table of

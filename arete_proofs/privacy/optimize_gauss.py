@@ -1,4 +1,4 @@
-r"""Least error at a given exact epsilon with a Gaussian part (issue 17, beyond the paper).
+r"""Least error at a given exact epsilon with a Gaussian part (beyond the paper).
 
 Solves, for :math:`Z = X_1 - X_2 + Y + N` (:mod:`arete_proofs.distributions.arete_gauss`),
 
@@ -47,7 +47,7 @@ __all__ = ["GaussProblem", "estimate_epsilon", "mean_abs_float", "search", "opti
 FAMILIES = ("arete", "gauss", "both")
 _MARGIN = 2e-9
 
-#: issue 17's exploration optimum at eps = 8 (alpha, theta), a start for the search
+#: an exploration's optimum at eps = 8 (alpha, theta), a start for the search
 _START = {8: (0.014727, 0.85419)}
 
 
@@ -169,7 +169,7 @@ class GaussProblem(SearchProblem):
     ``family`` ``"gauss"`` (:math:`\lambda = 0`; free coordinates :math:`(\ln\alpha,\ln\theta)`) or
     ``"both"`` (also :math:`\ln\lambda`); the calibrated parameter is :math:`\sigma`, the smallest
     with the float64 estimate at ``eps * (1 - 2e-9)`` (bisection, ``_solve_sigma``); one start (the
-    issue's exploration values at eps = 8, else a rule of thumb, or ``start``), one Nelder-Mead pass
+    the exploration's values at eps = 8, else a rule of thumb, or ``start``), one Nelder-Mead pass
     from scipy's default simplex with ``maxfev``.  Confirmation: the certified
     :func:`arete_proofs.privacy.tight_gauss.tight_epsilon` (``upper_bound``); a
     :class:`~arete_proofs.PrecisionError` at ``digits`` retries at 8 digits; while above the target,

@@ -1,4 +1,4 @@
-r"""Least error of lattice + Gaussian noise at a target epsilon (issue 24, beyond both papers).
+r"""Least error of lattice + Gaussian noise at a target epsilon (beyond both papers).
 
 The family :math:`Z = h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)`, :math:`h = \Delta/m`
 (:mod:`arete_proofs.distributions.lattice`).  Its law is a comb, not unimodal, so the loss is
@@ -37,7 +37,7 @@ independent noise is post-processing); objective :math:`E|Z|` or :math:`\operato
 The confirmation is the exact tight epsilon (its window is a numerical maximisation:
 **not certified**).
 
->>> e = estimate_epsilon(7.945, 28, 0.015)     # docs/lattice.md: 8.0041235 (exact engine, 8 digits)
+>>> e = estimate_epsilon(7.945, 28, 0.015)     # the exact engine gives 8.0041235 (8 digits)
 >>> abs(e - 8.0041235) < 1e-5
 True
 """
@@ -84,7 +84,7 @@ CERTIFY_M_MAX = 130
 #: a - ln(sqrt(2 pi) sigma/h), below a (at eps = 8, m = 34: E|Z| 0.021396 at a = 7.9987, 0.021091 at a = 8.2)
 TOP_START = 0.1
 
-#: the variance objective (eps > 4.5) searches m = c e^{eps/3} for c in this tuple (a 2026-12-02 run with E|Z|'s
+#: the variance objective (eps > 4.5) searches m = c e^{eps/3} for c in this tuple (a run with E|Z|'s
 #: choices ended at the smallest m at every eps from 4 to 10, up to 1.7 times the Staircase's variance at eps = 10)
 VARIANCE_M = (0.65, 0.9, 1.25)
 
@@ -291,7 +291,7 @@ class LatticeGaussProblem(SearchProblem):
             m_choices = (int(m),)
         elif m_choices is None:
             key = min(M_CHOICES, key=lambda k: abs(k - e))
-            if e > 10.5:  # the optimal m grows like 0.6 e^{eps/2} (docs/beyond.md): 250 at 12, 13 000 at 20
+            if e > 10.5:  # the optimal m grows like 0.6 e^{eps/2} (docs/explanation/lattice-gaussian.md): 250 at 12, 13 000 at 20
                 m_choices = tuple(int(round(c * 0.6 * math.exp(e / 2))) for c in (0.8, 1.0))
             else:
                 m_choices = tuple(max(2, int(round(c * math.exp((e - key) / 2.4)))) for c in M_CHOICES[key])

@@ -1,4 +1,4 @@
-r"""Least :math:`E|Z|` (or variance) of lattice + Skellam at a target epsilon, integer :math:`\Delta` (issue 24, item 4).
+r"""Least :math:`E|Z|` (or variance) of lattice + Skellam at a target epsilon, integer :math:`\Delta`.
 
 The family :math:`Z = h\,\mathrm{MSDLap}(a, m) + \mathrm{Sk}(\mu)` (:mod:`arete_proofs.distributions.lattice_skellam`),
 :math:`h` a positive integer near :math:`\Delta/m`.  The loss is over every integer shift

@@ -1,4 +1,4 @@
-r"""Tight privacy loss of :math:`Z = X_1 - X_2 + Y + N` (Arete with a Gaussian part; issue 17).
+r"""Tight privacy loss of :math:`Z = X_1 - X_2 + Y + N` (Arete with a Gaussian part).
 
 :math:`X_i \sim \Gamma(\alpha,\theta)`, :math:`Y \sim \mathrm{Laplace}(\lambda)`,
 :math:`N \sim \mathcal N(0,\sigma^2)` (density :mod:`arete_proofs.distributions.arete_gauss`).
@@ -96,7 +96,7 @@ items 6 and 7 the closed cases):
    from below.  Consequence: at :math:`\alpha = 1`, :math:`\sigma \to 0` this is the
    Laplace(:math:`\theta`) mechanism (Laplace * Laplace for :math:`\lambda > 0`), and for
    :math:`\alpha \ge 1` the noise is never better than Laplace at the same
-   :math:`\varepsilon` (``docs/beyond.md``).
+   :math:`\varepsilon` (``docs/explanation/gamma-gaussian.md``).
 
 What is **numerically checked**: the values of :math:`f_Z` (the exact engine, relative error
 :math:`< 10^{-\text{dd}}` by its digits contract, ``dd`` chosen per point from the float64 slack of
@@ -111,7 +111,7 @@ bracket ``[lower_bound, upper_bound]`` has relative width :math:`\le 10^{-\text{
 :class:`~arete_proofs.PrecisionError` is raised.
 
 >>> from mpmath import mp
->>> r = tight_epsilon("0.014727", "0.85419", 0, "0.027054", digits=6)   # issue 17's eps = 8 set
+>>> r = tight_epsilon("0.014727", "0.85419", 0, "0.027054", digits=6)   # the Gamma + Gaussian optimum at eps = 8
 >>> r.lower_bound <= r.epsilon <= r.upper_bound and mp.nstr(r.epsilon, 6)
 '7.99995'
 >>> 1e-3 < r.t_star < 3e-3 and r.tail_bound < r.lower_bound          # interior maximiser, tail below
@@ -164,7 +164,7 @@ def curvature_bound(u1, log_f_u2, alpha, theta, lam, sigma, exact=True):
     given a lower bound ``log_f_u2`` of :math:`\ln f(u_2)`; ``inf`` when item 3 does not apply.
 
     >>> from mpmath import mp
-    >>> # issue 17's set at u in [1, 1.001]: the bound is O(10), far below 1/sigma^2
+    >>> # that set at u in [1, 1.001]: the bound is O(10), far below 1/sigma^2
     >>> k = curvature_bound(1, mp.log(arete_gauss.pdf("1.001", "0.014727", "0.85419", 0, "0.027054", digits=8)) - 1e-6,
     ...                     mp.mpf("0.014727"), mp.mpf("0.85419"), 0, mp.mpf("0.027054"))
     >>> 0 < k < 20 < 1 / mp.mpf("0.027054") ** 2

@@ -38,7 +38,7 @@ by :math:`L + 2\eta`.  Result: :math:`\max(W, L) \le \varepsilon^* \le \max(W, L
 :math:`W` the window maximum over the candidates with :math:`0 \le t \le T`, and :math:`T'` is
 chosen so that :math:`2\eta < 10^{-(d+5)}`.
 
-**Speed** (issue 23): the window's pmf is one table in ball arithmetic
+**Speed**: the window's pmf is one table in ball arithmetic
 (:meth:`arete_proofs.distributions.lattice.LatticeLaw.use_table`: a power series, or the poles on long
 windows), the cells are two contracting
 recurrences (:meth:`arete_proofs.distributions.lattice.LatticeLaw.fill_cells`), and the Laplace
@@ -49,7 +49,7 @@ window, the cells within :math:`10^3 E` of the float minimum) can be the maximis
 evaluated exactly, in the same order -- the maximum and its pair are those of the full exact scan.
 :math:`T'` is the doubling's value bisected down (any :math:`T'` with :math:`2\eta(T') < 10^{-(d+5)}` will do).
 
-**Gaussian smoothing** (issue 24): no cell convexity.  An optimal pair either has
+**Gaussian smoothing**: no cell convexity.  An optimal pair either has
 :math:`|t - v| < \Delta` -- then :math:`t` is a local maximum and :math:`v` a local minimum of
 :math:`f` -- or :math:`|t - v| = \Delta` -- a maximum of :math:`\ln f(v \pm \Delta) - \ln f(v)`.  Both are
 found on a grid of ``grid`` points per lattice step, refined by golden-section search at the
@@ -492,7 +492,7 @@ def tight_epsilon_lattice_laplace(a, m, b, h, Delta=1, *, digits=12):
 
 
 def tight_epsilon_lattice_gauss(a, m, sigma, h, Delta=1, *, digits=12, grid=24, refine=6):
-    r"""Tight epsilon of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)` (issue 24), numerical window.
+    r"""Tight epsilon of :math:`h\,\mathrm{MSDLap}(a, m) + \mathcal N(0, \sigma^2)`, numerical window.
 
     >>> r = tight_epsilon_lattice_gauss("3", 2, "0.2", "0.5", 1, digits=6, grid=12)
     >>> r.certified, r.epsilon >= r.tail_limit

@@ -12,7 +12,7 @@ Four ``scipy.stats.rv_continuous`` instances, used exactly like
 * ``staircase`` -- :math:`SC(\gamma, \Delta)` at privacy level :math:`\varepsilon`
   (Lemma 27), shapes ``gamma, Delta, eps``;
 * ``arete_gauss`` -- :math:`X_1 - X_2 + Y + N`, Arete plus a Gaussian part
-  :math:`N \sim \mathcal N(0, \sigma^2)` (beyond the paper, issue 17), shapes
+  :math:`N \sim \mathcal N(0, \sigma^2)` (beyond the paper), shapes
   ``alpha, theta, lam, sigma`` (``lam = 0`` or ``sigma = 0`` drops that part; its float64
   path for ``sigma > 0``, any ``alpha > 0``, is :mod:`arete_proofs.distributions.fast_gauss`,
   relative error below ``1e-9``).
@@ -42,7 +42,7 @@ not for production privacy).  **Exact values** (any number of correct digits,
 ``arete_gauss(alpha, c*theta, c*lam, c*sigma)`` and ``staircase(gamma, Delta, eps, scale=c)`` is
 ``staircase(gamma, c*Delta, eps)``.  Fitting (``.fit``) is scipy's generic
 maximum likelihood and is not supported: with ``scale`` the parameters are
-redundant (see ``docs/stats.md``).
+redundant (see ``docs/reference/scipy-stats.md``).
 
 >>> import numpy as np
 >>> Z = arete(0.1, 1.0, 0.3)                 # frozen, like scipy.stats.norm(0, 1)

@@ -1,4 +1,4 @@
-r"""Arete with a Gaussian part as a ``scipy.stats`` distribution: ``arete_gauss`` (float64, issue 17).
+r"""Arete with a Gaussian part as a ``scipy.stats`` distribution: ``arete_gauss`` (float64).
 
 :math:`Z = X_1 - X_2 + Y + N` with :math:`X_1, X_2 \sim \Gamma(\alpha, \theta)`,
 :math:`Y \sim \mathrm{Laplace}(\lambda)` and :math:`N \sim \mathcal N(0, \sigma^2)`

@@ -2,7 +2,7 @@ r"""``scipy.stats.rv_continuous`` objects of the lattice laws :math:`hM + S`, :m
 
 * ``lattice_laplace`` (shapes ``a, m, b, h``): :math:`S \sim \mathrm{Laplace}(b)`, Theorem 21's family
   (Harrison and Manurangsi, FORC 2025);
-* ``lattice_gauss`` (shapes ``a, m, sigma, h``): :math:`S \sim \mathcal N(0, \sigma^2)` (issue 24).
+* ``lattice_gauss`` (shapes ``a, m, sigma, h``): :math:`S \sim \mathcal N(0, \sigma^2)`.
 
 Density and distribution function are the mixtures :math:`f(t) = \sum_k p_k\, g(t - hk)`,
 :math:`F(t) = \sum_k p_k\, G(t - hk)` over the float64 pmf table of
@@ -153,5 +153,5 @@ class lattice_gauss_gen(_LatticeGen):
 
 #: ``lattice_laplace(a, m, b, h)`` freezes it (Theorem 21's family).
 lattice_laplace = lattice_laplace_gen(name="lattice_laplace", a=-np.inf, b=np.inf, shapes="a, m, b, h")
-#: ``lattice_gauss(a, m, sigma, h)`` freezes it (issue 24).
+#: ``lattice_gauss(a, m, sigma, h)`` freezes it.
 lattice_gauss = lattice_gauss_gen(name="lattice_gauss", a=-np.inf, b=np.inf, shapes="a, m, sigma, h")

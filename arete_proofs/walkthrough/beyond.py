@@ -1,4 +1,4 @@
-r"""Beyond the paper: a Gaussian part in place of Arete's Laplace part (issue 17), the docs' data.
+r"""Beyond the paper: a Gaussian part in place of Arete's Laplace part, the docs' data.
 
 For each :math:`\varepsilon` (:math:`\Delta = 1`) one row compares the least :math:`E|Z|` at
 certified tight :math:`\varepsilon^* \le \varepsilon` of
@@ -44,7 +44,7 @@ __all__ = ["DATA", "START", "PARTS", "compute_row", "compute_part", "compute", "
 #: where the shipped results live (``docs/data/beyond.json`` of the source tree)
 DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "beyond.json"
 
-#: issue 17's exploration optima (alpha, theta) of the Gamma + Gaussian family, starts for the search
+#: earlier exploration optima (alpha, theta) of the Gamma + Gaussian family, starts for the search
 START = {6.0: (0.05182, 0.71685), 8.0: (0.014727, 0.85419)}
 
 FORMAT = "arete-beyond/1"
@@ -62,10 +62,10 @@ def _s(x, digits=15):
 
 
 def _start(eps, arete_params):
-    """Start of the Gaussian-family search: issue 17's values, else scaled from Arete's optimum."""
+    """Start of the Gaussian-family search: the exploration's values, else scaled from Arete's optimum."""
     if eps in START:
         return START[eps]
-    if eps < 4:  # near Laplace: alpha at the 0.95 cap, theta just above Delta/eps (docs/beyond.md)
+    if eps < 4:  # near Laplace: alpha at the 0.95 cap, theta just above Delta/eps (docs/explanation/gamma-gaussian.md)
         return (0.94, 1.03 / eps)
     if arete_params is not None:
         a, th = float(arete_params[0]), float(arete_params[1])

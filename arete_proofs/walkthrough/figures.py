@@ -71,7 +71,7 @@ __all__ = [
 
 #: Arete parameters minimising :math:`E|Z|` subject to tight :math:`\varepsilon`-DP at
 #: :math:`\Delta = 1`, from one run of ``errors.comparison_table([4, 6, 8, 10, 14, 20], seed=0)``
-#: (:func:`arete_proofs.privacy.optimize.optimize`, about 10 s per value; run of 2026-11-29).  :func:`error_comparison`
+#: (:func:`arete_proofs.privacy.optimize.optimize`, about 10 s per value).  :func:`error_comparison`
 #: uses them with ``source="stored"`` and recomputes their exact :math:`E|Z|` and tight
 #: :math:`\varepsilon` (so a stale entry shows as a tight epsilon above the target).
 STORED_OPTIMA = {
@@ -493,7 +493,7 @@ def gamma_gamma_singularity(alphas=("0.1", "0.3"), theta="1", exps=(-12, 0), poi
     asymptote).  Right: relative error against the closed form of the float64
     branch-cut path (:func:`arete_proofs.distributions.fast.gg_pdf`) and of a
     naive ``mpmath.quad`` of Definition 7, which loses the mass near the singularity
-    (see :doc:`/densities`).
+    (see :doc:`/explanation/densities`).
     """
     d = gamma_gamma_singularity_data(alphas, theta, exps, points, cache)
     fig = _new_figure((9, 3.6), pyplot)

@@ -1,11 +1,13 @@
 r"""The certified map of Lemma 3's privacy region, for the docs: a figure and a table from a certificate.
 
 Reads a certificate written by ``arete certify-region`` (:mod:`arete_proofs.certified.region_map`,
-format ``arete-region-certificate/1``; the docs use the ones shipped in ``docs/data/``) and draws the
+format ``arete-region-certificate/1``), or a file of ``arete_region`` certificates made from one
+(:mod:`arete_proofs.certified.region_certificate`, format ``arete-region-map/2``: the ones the docs use, shipped
+in ``docs/data/``) and draws the
 cells in the :math:`(\ln\Delta, \varepsilon)` plane with the paper's line
 :math:`\varepsilon = 20 + 4\ln\Delta` (Lemma 3), or lists, for given :math:`\Delta`, the
 :math:`\varepsilon` intervals proved private and proved not private.  Nothing here proves anything:
-``arete certify-region --check`` re-proves the file.
+``arete check`` (or ``arete certify-region --check``) re-proves the file.
 
 >>> doc = {"cells": [{"eps": ["1", "2"], "sensitivity": ["1", "10"], "status": "private"},
 ...                  {"eps": ["2", "3"], "sensitivity": ["1", "10"], "status": "private"},
@@ -40,13 +42,16 @@ def load(path=None):
 
     >>> doc = load()
     >>> doc["format"], abs(sum(doc["summary"]["fraction"].values()) - 1) < 1e-5   # area fractions sum to 1
-    ('arete-region-certificate/1', True)
+    ('arete-region-map/2', True)
     >>> all(float(Fraction(c["eps"][1])) <= 20 + 4 * math.log(float(Fraction(c["sensitivity"][0])))
     ...     for c in doc["cells"] if c["status"] == "not private")                # consistent with Lemma 3
     True
     """
     with open(path or DATA / "region-map.json", encoding="utf-8") as fh:
-        return json.load(fh)
+        doc = json.load(fh)
+    if "certificates" in doc:       # a file of arete_region certificates: their cells, in one list
+        doc["cells"] = [c for cert in doc["certificates"] for c in cert["cells"]]
+    return doc
 
 
 def load_table(deltas=TABLE_DELTAS, data=None):

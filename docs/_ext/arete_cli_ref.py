@@ -15,6 +15,14 @@ Options of the directive:
     format the help at N columns instead of the default 80.
 ``:prog: NAME``
     title of the top section (default: the parser's ``prog``).
+``:command: NAME``
+    only the help of one subcommand (``arete`` for the main parser), as a block without a
+    section: the generated page of that command has its own title.
+
+On ``builder-inited`` the extension also writes ``docs/generated/cli/index.md`` (the commands
+with their one-line help) and one page ``docs/generated/cli/<command>.md`` per subcommand, each
+holding ``.. arete-cli:: :command: <command>``: a new subcommand gets its reference page with no
+edit here.
 
 Usage in a MyST page::
 
@@ -97,6 +105,7 @@ class AreteCliDirective(SphinxDirective):
     option_spec = {
         "width": directives.positive_int,
         "prog": directives.unchanged,
+        "command": directives.unchanged,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -114,6 +123,16 @@ class AreteCliDirective(SphinxDirective):
                 self.env.note_dependency(str(path))
         except Exception:  # pragma: no cover - only a rebuild hint
             pass
+
+        only = self.options.get("command")
+        if only:
+            for path, sub, help_ in iter_commands(parser):
+                if " ".join(path or (parser.prog,)) == only:
+                    text = _format_help(sub, width)
+                    block = nodes.literal_block(text, text, language="text")
+                    block["classes"].append("arete-cli-help")
+                    return [block]
+            raise self.error(f"arete-cli: no command {only!r}")
 
         top = None
         result: list[nodes.Node] = []
@@ -137,6 +156,47 @@ class AreteCliDirective(SphinxDirective):
         return result
 
 
+OUT = Path(__file__).resolve().parent.parent / "generated" / "cli"
+
+
+def pages() -> dict[str, str]:
+    """``{file name: Markdown}``: an index of the commands and one help page per command."""
+    from arete_proofs.cli import build_parser
+
+    parser = build_parser()
+    commands = [(path, help_) for path, _, help_ in iter_commands(parser) if path]
+    index = ["# Command help", "",
+             "The complete `--help` of `arete` and of each subcommand, generated from the argument "
+             "parser (`arete_proofs.cli.build_parser()`) when the documentation is built, so it "
+             f"always matches the program; formatted at {WIDTH} columns. How the commands behave "
+             "(limits, exit status, digits) is on {doc}`/reference/cli`.", "",
+             "```{eval-rst}", ".. arete-cli::", "   :command: arete", "```", "",
+             "| command | what it does |", "|---|---|"]
+    out = {}
+    for path, help_ in commands:
+        name = " ".join(path)
+        stem = "-".join(path)
+        index.append(f"| [`arete {name}`]({stem}.md) | {help_.replace('|', chr(92) + '|')} |")
+        out[f"{stem}.md"] = "\n".join([f"# `arete {name}`", "", (help_[:1].upper() + help_[1:]).rstrip(".") + ".",
+                                        "", "```{eval-rst}", ".. arete-cli::", f"   :command: {name}", "```", ""])
+    index += ["", "```{toctree}", ":hidden:", ""] + ["-".join(p) for p, _ in commands] + ["```", ""]
+    out["index.md"] = "\n".join(index)
+    return out
+
+
+def generate(app) -> None:
+    wanted = pages()
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, text in wanted.items():
+        path = OUT / name
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+    for old in OUT.glob("*.md"):
+        if old.name not in wanted:
+            old.unlink()
+
+
 def setup(app):
+    app.connect("builder-inited", generate)
     app.add_directive("arete-cli", AreteCliDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -48,7 +48,7 @@ def jsonable(x):
 
 
 def documented(module, name) -> bool:
-    """Whether autodoc's ``automodule :members:`` of ``module`` (docs/api.md) documents ``name``."""
+    """Whether autodoc's ``automodule :members:`` of ``module`` (the API pages of docs/_ext/arete_api_pages.py) documents ``name``."""
     obj = getattr(module, name, None)
     if obj is None or name.startswith("_"):
         return False

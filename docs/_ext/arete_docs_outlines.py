@@ -141,5 +141,5 @@ Section 4 and Appendix C prove it in layers:
 
 Lemmas 26 and 27 (Laplace and Staircase mechanisms) are the baselines the
 paper compares with. The hand-written overview of how each link is checked is
-{doc}`/verification`.
+{doc}`/explanation/verification`.
 """

@@ -1,6 +1,6 @@
 r"""The 2025 paper's literal readings that are false: variants of its registry records, refuted with a counterexample.
 
-Harrison and Manurangsi (FORC 2025; reconstructed, ``harrison-manurangsi-notes.md``).  The
+Harrison and Manurangsi (FORC 2025; arXiv:2504.05202; statements reconstructed, not from the full text).  The
 registry's records (``hm25-...``, :mod:`arete_proofs.chain.hm25_records`) state what is true;
 each literal reading here is a **variant** of one of them (:func:`literal_variants`, a
 :class:`~arete_proofs.chain.registry.Statement` with ``base`` set, built from the record's own
