@@ -43,12 +43,21 @@ def _exact(x, name):
 
 
 def _dec(x, up, digits=12):
-    """A plain decimal string >= x (``up``) or <= x with ``digits`` significant digits."""
+    """A plain decimal string >= x (``up``) or <= x with ``digits`` significant digits, at least a tenth of the last
+    digit away from ``x``: a re-derivation whose outward rounding differs in the last bits of a float (another numpy
+    or python-flint) still lies inside the claim.
+
+    >>> _dec(1.0, True), _dec(1.0, False), _dec(0.25, True, 2)
+    ('1.00000000001', '0.99999999999', '0.26')
+    """
     from decimal import Decimal
 
-    e = math.floor(math.log10(abs(x))) - digits + 1 if x else 0
+    if not x:
+        return "0"
+    e = math.floor(math.log10(abs(x))) - digits + 1
     q = Fraction(x) / Fraction(10) ** e
-    return format(Decimal(math.ceil(q) if up else math.floor(q)).scaleb(e), "f")
+    pad = Fraction(1, 10)
+    return format(Decimal(math.ceil(q + pad) if up else math.floor(q - pad)).scaleb(e), "f")
 
 
 def _rat(x, den=10 ** 6):
