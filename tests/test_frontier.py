@@ -216,7 +216,11 @@ def test_certify_rows_in_two_processes(tmp_path):
     for r in doc["rows"]:
         g = r["lattice_top"]
         assert g["certified"] and check_document(g["certificate"])["verdict"] == "checked"
-        assert g["certificate"]["claim"] == shipped[float(r["eps"])]["certificate"]["claim"]
+        # the shipped entry's parameters and claimed epsilon, proved again (the enclosure's width may differ:
+        # the cover is searched afresh)
+        mine, theirs = g["certificate"], shipped[float(r["eps"])]["certificate"]
+        assert mine["params"] == theirs["params"] and mine["claim"]["epsilon"] == theirs["claim"]["epsilon"]
+        assert float(mine["claim"]["upper"]) <= float(r["eps"])
     assert doc["commands"][-1].endswith("(2 certified)")
 
 

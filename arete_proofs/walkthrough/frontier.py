@@ -390,8 +390,8 @@ def table_markdown(doc=None):
         for p in PARTS:
             q = ratio(r, p, key) if r.get(p) and key in r[p] else None
             proved = _proved_ratio(r, p, key) if q is not None and p in LATTICE else None
-            if proved:
-                cells.append(proved)
+            if proved:      # a proved interval; † still marks the least over m <= m_max only
+                cells.append(proved + ("†" if r[p].get("m_max") else ""))
                 continue
             star = "*" if p in LATTICE and q is not None and not r[p].get("certified") else ""
             star += "†" if p in LATTICE and q is not None and r[p].get("m_max") else ""   # the least over m <= m_max
