@@ -534,6 +534,28 @@ def scale_value(v, c):
         return mp.mpf(c) * mp.mpf(v)
 
 
+def integer_point(x, name="k"):
+    r"""The integer :math:`k` a point ``x`` (int, float, string, Fraction, mpf) stands for, or ``None`` when it is
+    not an integer (an integer-valued law has mass 0 there); ``ValueError`` naming ``name`` when it is no real number.
+
+    >>> integer_point("3"), integer_point(3.0), integer_point("1/2"), integer_point(-2)
+    (3, 3, None, -2)
+    """
+    from fractions import Fraction
+
+    try:
+        if isinstance(x, str) and "/" in x:
+            v = Fraction(x)
+            return int(v) if v.denominator == 1 else None
+        with mp.workdps(max(60, len(str(x)) + 10)):
+            v = mp.mpf(x)
+            if not mp.isfinite(v):
+                raise ValueError
+            return int(v) if v == mp.floor(v) else None
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise ValueError(f"{name} must be a finite real number, got {x!r}") from None
+
+
 def each(fn, t):
     """``fn`` at every point of a list or tuple (a list back), or at the single point ``t``.
 

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, Parameter, TightResult
+from ._base import Noise, Parameter, TightResult, integer_point
 from ._shares import Shares
 
 __all__ = ["IntegerTable", "MsdlapNoise", "comb_tight_result", "nb_lattice_draw", "LatticeSum"]
@@ -160,9 +160,8 @@ class MsdlapNoise(IntegerTable, Noise):
         from ..distributions.comb import comb_pmf
 
         def one(x):
-            if x != int(x):
-                return mp.zero
-            return comb_pmf(int(x), *self._comp(), digits=digits)
+            k = integer_point(x)
+            return mp.zero if k is None else comb_pmf(k, *self._comp(), digits=digits)
 
         return [one(x) for x in k] if isinstance(k, (list, tuple)) else one(k)
 
@@ -170,9 +169,8 @@ class MsdlapNoise(IntegerTable, Noise):
         from ..distributions.comb import comb_logpmf
 
         def one(x):
-            if x != int(x):
-                return -mp.inf
-            return comb_logpmf(int(x), *self._comp(), digits=digits)
+            k = integer_point(x)
+            return -mp.inf if k is None else comb_logpmf(k, *self._comp(), digits=digits)
 
         return [one(x) for x in k] if isinstance(k, (list, tuple)) else one(k)
 
