@@ -88,7 +88,7 @@ def test_lemma_f1_on_the_frontier_lattice_noise():
     # direct convolution of the DLap pmfs (not the library's partition series or poles)
     doc = json.loads((ROOT / "docs" / "data" / "frontier.json").read_text())
     row = next(r for r in doc["rows"] if float(r["eps"]) == 4)["lattice_top"]
-    a, at, m, s, h = (float(row[k]) for k in ("a", "a_top", "m", "sigma", "h"))
+    a, at, m, s, h = (float(Fraction(row[k])) for k in ("a", "a_top", "m", "sigma", "h"))   # h = "1/m" exactly
     m = int(m)
     pmf = np.array([1.0])
     for i in range(1, m + 1):

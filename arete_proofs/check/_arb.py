@@ -3,7 +3,8 @@
 >>> from fractions import Fraction
 >>> with prec(64):
 ...     b = ball(Fraction(1, 3))
->>> b.contains(ball(Fraction(1, 3))) and float(b.rad()) < 1e-18
+...     encloses = (3 * b).contains(1)      # the ball holds 1/3 exactly
+>>> encloses and float(b.rad()) < 1e-18
 True
 """
 

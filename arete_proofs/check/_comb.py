@@ -34,8 +34,9 @@ encloses :math:`C`.  For :math:`k < 0`, :math:`q_k = q_{-k} e^{2\lambda k}` (the
 
 >>> from fractions import Fraction as Q
 >>> t = table([1, 2], [Q(2), Q(2)], 40, theta=Q(1, 2))
->>> lo, hi = t.q(3)        # DLap(2) + 2 DLap(2): p_3 = 0.00591... (the convolution, by hand)
->>> bool(lo <= 0.005915 * math.exp(3) <= hi) and hi - lo < 1e-12
+>>> lo, hi = t.q(3)        # X_1 + 2 X_2, X_c ~ DLap(2): lambda = 1, q_3 = p_3 e^3
+>>> p3 = 0.013506165544782315   # tanh(1)^2 sum_j exp(-2|3 - 2j| - 2|j|) (mpmath, 30 digits, |j| < 60)
+>>> bool(lo <= p3 * math.exp(3) <= hi) and hi - lo < 1e-12
 True
 """
 

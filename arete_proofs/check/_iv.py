@@ -22,7 +22,7 @@ product :math:`\sum_{i \le n} a_i b_i` with signs, in any order (BLAS, FMA), the
 remainder bounded.
 
 >>> lo, hi = log(np.array([2.0]), np.array([2.0]))
->>> bool(lo[0] < 0.6931471805599453 < hi[0]) and bool(hi[0] - lo[0] < 1e-15)
+>>> bool(lo[0] < 0.6931471805599453 < hi[0]) and bool(hi[0] - lo[0] < 4e-15)   # a few ulps wide
 True
 """
 

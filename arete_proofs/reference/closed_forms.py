@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from mpmath import mp
 
-from .._validation import exponent_digits, parse_precision
+from .._validation import PrecisionError, exponent_digits, parse_precision
 from ._common import _abs, _parse, _validated
 from .gamma_gamma import _gg_besselk
 
@@ -53,7 +53,10 @@ def pdf_at_zero(alpha, theta, lam, digits=None):
     d, _, p = _parse(digits, alpha=alpha, theta=theta, lam=lam)
     a, th, lam = p["alpha"], p["theta"], p["lam"]
     extra = exponent_digits(a * mp.log(th / lam), mp.log(lam))
-    return _validated(lambda v: _pdf_at_zero(a, th, lam), d, "pdf_at_zero", extra)
+    f0 = _validated(lambda v: _pdf_at_zero(a, th, lam), d, "pdf_at_zero", extra)
+    if not mp.isfinite(f0):   # 2F1 at z -> 1 with c - a - b = 1 - alpha <= 0 (theta/lam huge): mpmath overflows
+        raise PrecisionError(f"pdf_at_zero: the 2F1 closed form overflowed (theta/lam = {mp.nstr(th / lam, 3)})")
+    return f0
 
 
 def _pdf_alpha_one(t, theta, lam):
