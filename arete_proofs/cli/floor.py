@@ -58,11 +58,22 @@ def _from(args) -> int:
     return 0
 
 
+#: The least eps of ``arete floor``: Theorem C's ball bound below about 1e-30 has no finite float endpoint
+#: (the arb ball of the bound loses its midpoint), so the range is [1e-20, 700) with room.
+MIN_FLOOR_EPS = "1e-20"
+
+
 def _eps_values(texts, option="--eps"):
-    """The texts, each a positive number below 700 (beyond, e^-eps underflows float64), else a one-line error."""
+    """The texts, each a number in [1e-20, 700) (beyond 700, e^-eps underflows float64; below 1e-20 Theorem C's ball
+    bound has no finite endpoint), else a one-line error naming ``option``."""
+    from mpmath import mp
+
     for t in texts:
-        if not positive_option(t, option) < 700:
-            raise UsageError(f"{option} must be in (0, 700), got {t!r}")
+        v = positive_option(t, option)
+        with mp.workdps(30):
+            ok = mp.mpf(MIN_FLOOR_EPS) <= v < 700
+        if not ok:
+            raise UsageError(f"{option} must be in [{MIN_FLOOR_EPS}, 700), got {t!r}")
     return list(texts)
 
 

@@ -102,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, PrecisionError) as exc:
         if _debug():
             traceback.print_exc()
-        return _error(exc)
+        # a refusal that names a parameter says it with the command-line flag (noise.TooCostly)
+        return _error(exc.cli_message() if callable(getattr(exc, "cli_message", None)) else exc)
     except MemoryError as exc:
         if _debug():
             traceback.print_exc()

@@ -50,7 +50,7 @@ from functools import lru_cache
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, parse_precision, positive, resolve_digits
+from .._validation import GUARD_DIGITS, exponent_digits, parse_precision, positive, resolve_digits
 
 __all__ = [
     "dlap_pmf",
@@ -231,7 +231,8 @@ def comb_pmf(k, weights, rates, *, digits=None):
     """
     w, r, d = _prep(weights, rates, digits)
     k = abs(int(k))
-    base = d + GUARD_DIGITS
+    # k log(rho_c) is formed: a far k needs log10(k) more working digits (capped: exponent_digits)
+    base = d + GUARD_DIGITS + exponent_digits(k)
     extra = _EXTRA.get((w, r, d), 0)  # the cancellation seen so far for this comb (grows near k = 0 only)
     while True:
         P = _poles(w, r, base + extra)
@@ -274,6 +275,8 @@ def comb_sf(k, weights, rates, *, digits=None):
     """
     w, r, d = _prep(weights, rates, digits)
     k = int(k)
+    if abs(k) > 1 and k >= 0:  # j0 log(rho_c) is formed: log10(k) more working digits (capped: exponent_digits)
+        d += exponent_digits(k)
     if k < 0:  # P(Z > k) = 1 - P(Z <= k) = 1 - P(Z >= -k) = 1 - P(Z > -k - 1)
         with mp.workdps(d + GUARD_DIGITS + 5):
             return 1 - comb_sf(-k - 1, w, r, digits=d + 5)

@@ -38,7 +38,7 @@ import math
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, positive, resolve_digits
+from .._validation import GUARD_DIGITS, exponent_digits, positive, resolve_digits
 from .comb import (
     _int,
     comb_mean_abs,
@@ -163,8 +163,8 @@ def lattice_skellam_pmf(n, a, m, mu, h, *, digits=None):
     True
     """
     a, m, mu, h = check_params(a, m, mu, h)
-    d = resolve_digits(digits)
     n = abs(int(n))
+    d = resolve_digits(digits) + exponent_digits(n)   # e^{lam_t h k}, k ~ n/h: log10(n) more digits
     w, r = msdlap_components(a, m)
     with mp.workdps(d + GUARD_DIGITS + 10):
         lam_t = _lam_t(a, m, h)

@@ -44,10 +44,10 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from ._base import CAPABILITIES, SYMMETRIC_UNIMODAL, NotSupported, Noise, Parameter, TightResult
+from ._base import CAPABILITIES, SYMMETRIC_UNIMODAL, NotSupported, Noise, Parameter, TightResult, TooCostly
 from ._shares import Shares
 
-__all__ = ["FAMILIES", "make", "family", "Noise", "Parameter", "TightResult", "Shares", "NotSupported",
+__all__ = ["FAMILIES", "make", "family", "Noise", "Parameter", "TightResult", "Shares", "NotSupported", "TooCostly",
            "CAPABILITIES", "SYMMETRIC_UNIMODAL"]
 
 #: ``(name, module, class)`` of every family: the one place a family is registered.

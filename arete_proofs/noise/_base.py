@@ -69,6 +69,7 @@ __all__ = [
     "CAPABILITIES",
     "SYMMETRIC_UNIMODAL",
     "NotSupported",
+    "TooCostly",
     "Parameter",
     "TightResult",
     "Noise",
@@ -108,6 +109,41 @@ class NotSupported(ValueError):
     ...     print(exc)
     noise 'staircase' is not infinitely divisible: it cannot be split into shares
     """
+
+
+class TooCostly(ValueError):
+    r"""A computation whose size parameter is beyond the family's cost model (:meth:`Noise.check_size`).
+
+    One line naming the parameter and its largest allowed value; :meth:`cli_message` says the same with the
+    command-line flag (``arete`` prints that one, exit status 2).
+
+    >>> from arete_proofs.noise import make
+    >>> try:
+    ...     make("msdlap", a=1, m=10**9).tight_epsilon(Delta=1)
+    ... except TooCostly as exc:
+    ...     print(exc.cli_message())
+    --m 1000000000 is beyond what this machine can compute for the tight epsilon (at most --m 2000; the pole constants cost about 1.1e-6 s * m^3/4)
+    """
+
+    def __init__(self, parameter, value, what, limit, model):
+        self.parameter, self.value, self.what, self.limit, self.model = parameter, value, what, limit, model
+        super().__init__(f"{parameter.name} = {value} is beyond what this machine can compute for {what} "
+                         f"(at most {parameter.name} = {limit}; {model})")
+
+    def cli_message(self) -> str:
+        """The refusal with the command-line flag (``--m 1000000000 is beyond ...``)."""
+        flag = self.parameter.cli_flag
+        return (f"{flag} {self.value} is beyond what this machine can compute for {self.what} "
+                f"(at most {flag} {self.limit}; {self.model})")
+
+
+#: What :meth:`Noise.check_size` calls each kind of computation in a message.
+SIZE_OPERATIONS = {
+    "exact": "exact point values (pdf, pmf, cdf, sf)",
+    "tight_epsilon": "the tight epsilon",
+    "certify": "a certificate",
+    "sample": "draws and shares",
+}
 
 
 #: Domains of a parameter, with the test and how it reads in a message.
@@ -259,6 +295,12 @@ class Noise:
     #: for a continuous family, the integer family to deploy instead (its samplers are exact)
     deploy_with: ClassVar[str | None] = None
 
+    #: the parameter that sets the size of the computations (``"m"``, the number of scales of a lattice), or None
+    size_parameter: ClassVar[str | None] = None
+    #: ``{operation: (largest size, cost model in words)}`` for the operations of :data:`SIZE_OPERATIONS`
+    #: (:meth:`check_size`); an operation not listed has no size limit
+    size_limits: ClassVar[dict] = {}
+
     __slots__ = ("_params", "_values", "source")
 
     def __init__(self, *, source: dict | None = None, **params):
@@ -284,6 +326,33 @@ class Noise:
 
     def _check(self, values) -> None:
         """Cross-parameter conditions (``values``: mpf at 30 digits); raise ``ValueError``."""
+
+    def check_size(self, operation: str) -> None:
+        r"""Refuse (:class:`TooCostly`, a ``ValueError`` naming the parameter) an ``operation`` of
+        :data:`SIZE_OPERATIONS` whose size parameter is above the family's ``size_limits``.
+
+        The limits come from each family's cost model (its ``size_limits`` docstring): the largest size
+        whose estimated run time is within the stated budget, so that a size no machine can hold
+        (``m = 10**9``) is refused at once instead of running without end.
+
+        >>> from arete_proofs.noise import make
+        >>> make("msdlap", a=1, m=3).check_size("exact")      # small: nothing to refuse
+        >>> make("msdlap", a=1, m=10**6).check_size("exact")
+        Traceback (most recent call last):
+        ...
+        arete_proofs.noise._base.TooCostly: m = 1000000 is beyond what this machine can compute for exact point values (pdf, pmf, cdf, sf) (at most m = 50; about 4 s * (m/30)^5 at 15 digits: the pole constants cost m^3 products at m log10(m) working digits)
+        """
+        name = self.size_parameter
+        limit = self.size_limits.get(operation)
+        if name is None or limit is None:
+            return
+        top, model = limit
+        value = self._values[name]
+        if value > top:
+            p = next(q for q in self.parameters if q.name == name)
+            raw = self._params[name]
+            shown = raw if isinstance(raw, str) else _text(raw)
+            raise TooCostly(p, shown, SIZE_OPERATIONS[operation], top, model)
 
     # -- the parameter set -------------------------------------------------------------
     def __getattr__(self, name):
@@ -534,26 +603,68 @@ def scale_value(v, c):
         return mp.mpf(c) * mp.mpf(v)
 
 
+def exact_point(x, name="t"):
+    r"""A point ``x`` (int, float, decimal string, ``"p/q"``, Fraction, mpf) as an exact ``Fraction``, or ``+-inf``
+    (an mpf); ``ValueError`` naming ``name`` when it is no real number.  Exact: ``"1e300"`` is :math:`10^{300}`
+    (parsing it at a working precision would move a far integer point by :math:`10^{285}`).
+
+    >>> exact_point("1e20") == 10 ** 20, exact_point("-1/2"), exact_point("-inf")
+    (True, Fraction(-1, 2), mpf('-inf'))
+    """
+    try:
+        if isinstance(x, str):
+            text = x.strip()
+            if "/" in text:
+                return Fraction(text)
+            try:
+                d = Decimal(text)
+            except InvalidOperation:
+                raise ValueError from None
+            if d.is_nan():
+                raise ValueError
+            if d.is_infinite():
+                return mp.inf if d > 0 else -mp.inf
+            return Fraction(d)
+        if isinstance(x, (mp.mpf, float)) and not mp.isfinite(x):
+            if mp.isnan(x):
+                raise ValueError
+            return mp.inf if x > 0 else -mp.inf
+        if isinstance(x, bool):
+            raise ValueError
+        if isinstance(x, (numbers.Rational, float, mp.mpf)):
+            return _exact(x)
+        raise ValueError
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        raise ValueError(f"{name} must be a real number, got {x!r}") from None
+
+
 def integer_point(x, name="k"):
     r"""The integer :math:`k` a point ``x`` (int, float, string, Fraction, mpf) stands for, or ``None`` when it is
-    not an integer (an integer-valued law has mass 0 there); ``ValueError`` naming ``name`` when it is no real number.
+    not an integer (an integer-valued law has mass 0 there); ``ValueError`` naming ``name`` when it is no finite
+    real number.  Exact (:func:`exact_point`): ``"1e20"`` is :math:`10^{20}`.
 
-    >>> integer_point("3"), integer_point(3.0), integer_point("1/2"), integer_point(-2)
-    (3, 3, None, -2)
+    >>> integer_point("3"), integer_point(3.0), integer_point("1/2"), integer_point(-2), integer_point("1e20") == 10**20
+    (3, 3, None, -2, True)
     """
-    from fractions import Fraction
-
     try:
-        if isinstance(x, str) and "/" in x:
-            v = Fraction(x)
-            return int(v) if v.denominator == 1 else None
-        with mp.workdps(max(60, len(str(x)) + 10)):
-            v = mp.mpf(x)
-            if not mp.isfinite(v):
-                raise ValueError
-            return int(v) if v == mp.floor(v) else None
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise ValueError(f"{name} must be a finite real number, got {x!r}") from None
+        v = exact_point(x, name)
+    except ValueError:
+        v = None
+    if not isinstance(v, Fraction):
+        raise ValueError(f"{name} must be a finite real number, got {x!r}")
+    return int(v) if v.denominator == 1 else None
+
+
+def floor_point(x, name="t"):
+    r""":math:`\lfloor x\rfloor` of a point exactly (an ``int``), or ``+-inf`` (an mpf) for an infinite point.
+
+    >>> floor_point("2.5"), floor_point("-0.5"), floor_point("1e20") == 10 ** 20, floor_point("inf")
+    (2, -1, True, mpf('+inf'))
+    """
+    import math as _math
+
+    v = exact_point(x, name)
+    return _math.floor(v) if isinstance(v, Fraction) else v
 
 
 def each(fn, t):

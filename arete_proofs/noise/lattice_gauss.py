@@ -61,6 +61,7 @@ class LatticeGaussNoise(LatticeNoise):
         >>> r.lower <= r.upper <= 2 + 1 / (2 * 0.09)     # a Delta + Delta^2/(2 sigma^2): composition bound
         True
         """
+        self.check_size("certify")
         import sys
 
         from ..certified.combs_gauss import certify_lattice_gauss

@@ -26,7 +26,7 @@ from mpmath import mp
 
 from ._base import Noise, Parameter, each
 from ._shares import Shares
-from .msdlap import LatticeSum, comb_tight_result, nb_lattice_draw
+from .msdlap import COMB_SIZE_LIMITS, LatticeSum, comb_tight_result, nb_lattice_draw
 
 __all__ = ["LatticeLaplaceNoise", "LatticeNoise"]
 
@@ -78,6 +78,8 @@ class LatticeNoise(Noise):
     symmetric_unimodal = False
     supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares", "scipy", "account"})
     deploy_with = "lattice_skellam"  # float64 samplers here (experiments); that integer family samples exactly
+    size_parameter = "m"
+    size_limits = COMB_SIZE_LIMITS
 
     def _key(self, digits):
         from .._validation import resolve_digits
@@ -101,27 +103,64 @@ class LatticeNoise(Noise):
         return _law(*self._key(digits))
 
     # -- exact ----------------------------------------------------------------------------
+    def law_at(self, t, digits=None):
+        r"""``(law, d)``: the law at enough working digits for the point ``t``, and the digits ``d`` to deliver.
+
+        At a far point :math:`t` the mixture needs :math:`t - hk` and :math:`e^{-\lambda k}` with
+        :math:`k \approx t/h`: both lose :math:`\lceil\log_{10}|t/h|\rceil` digits, so the law is taken at
+        ``d`` plus that many digits (a ``ValueError`` naming ``t`` beyond the largest precision).
+
+        >>> z = LatticeLaplaceNoise(a=1, m=2, b="0.2", h="0.5")
+        >>> z.law_at("1e6", 15)[0].d, z.law_at("0.3", 15)[0].d      # |t/h| = 2e6: 7 more digits; 0.6: none
+        (22, 15)
+        """
+        from .._validation import MAX_DIGITS, exponent_digits, resolve_digits
+
+        d = resolve_digits(digits)
+        try:
+            with mp.workdps(30):
+                x = mp.mpf(t.strip() if isinstance(t, str) else t)
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise ValueError(f"t must be a real number, got {t!r}") from None
+        if not mp.isfinite(x):
+            return self.law(d), d
+        with mp.workdps(30):
+            extra = exponent_digits(x / self.value("h"))
+        if d + extra > MAX_DIGITS:
+            raise ValueError(f"t = {t} is too far out for {d} digits: |t/h| must be below 1e{MAX_DIGITS - d} "
+                             f"(the working precision grows with log10|t/h|, at most {MAX_DIGITS} digits)")
+        return self.law(d + extra), d
+
+    def _at(self, method, t, digits, negate=False):
+        def one(x):
+            L, d = self.law_at(x, digits)
+            return _round(getattr(L, method)(_neg(x, L.dps) if negate else x), d)
+
+        return each(one, t)
+
     def pdf(self, t, *, digits=None):
-        L = self.law(digits)
-        return each(lambda x: _round(L.pdf(x), L.d), t)
+        self.check_size("exact")
+        return self._at("pdf", t, digits)
 
     def logpdf(self, t, *, digits=None):
-        L = self.law(digits)
-        return each(lambda x: _round(L.logpdf(x), L.d), t)
+        self.check_size("exact")
+        return self._at("logpdf", t, digits)
 
     def sf(self, t, *, digits=None):
-        L = self.law(digits)
-        return each(lambda x: _round(L.sf(x), L.d), t)
+        self.check_size("exact")
+        return self._at("sf", t, digits)
 
     def cdf(self, t, *, digits=None):
-        L = self.law(digits)
-        return each(lambda x: _round(L.sf(_neg(x, L.dps)), L.d), t)   # symmetric: P(Z <= t) = P(Z > -t)
+        self.check_size("exact")
+        return self._at("sf", t, digits, negate=True)   # symmetric: P(Z <= t) = P(Z > -t)
 
     def mean_abs(self, *, digits=None):
+        self.check_size("tight_epsilon")
         L = self.law(digits)
         return _round(L.mean_abs(), L.d)
 
     def var(self, *, digits=None):
+        self.check_size("tight_epsilon")
         L = self.law(digits)
         return _round(L.var(), L.d)
 
@@ -173,6 +212,7 @@ class LatticeNoise(Noise):
     # -- privacy ------------------------------------------------------------------------------
     def tight_epsilon(self, Delta=1, *, digits=12, **options):
         r"""Every real shift :math:`|s| \le \Delta` (:func:`arete_proofs.privacy.tight_lattice.tight_epsilon_lattice`)."""
+        self.check_size("tight_epsilon")
         from ..privacy.tight_lattice import EVERY_REAL_SHIFT, tight_epsilon_lattice
 
         p = self._params
@@ -196,6 +236,7 @@ class LatticeNoise(Noise):
         return g.normal(0.0, s / np.sqrt(n), shape)
 
     def sample(self, size=None, rng=None):
+        self.check_size("sample")
         from ..mechanisms import sampling
 
         a, m, s, h = self._floats()
@@ -205,6 +246,7 @@ class LatticeNoise(Noise):
         return float(x) if size is None else x
 
     def shares(self, n):
+        self.check_size("sample")
         from ..mechanisms import sampling as _s
 
         n = _s._count(n, "n")
@@ -280,6 +322,7 @@ class LatticeLaplaceNoise(LatticeNoise):
         >>> r.upper <= 3                     # Theorem 21's proof: max_s min(s/b, a + (1-s)/b) = 3
         True
         """
+        self.check_size("certify")
         from ..certified.combs_lattice import certify_lattice_laplace
 
         p = self._params

@@ -24,9 +24,9 @@ import functools
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, Parameter, each
+from ._base import Noise, Parameter, each, floor_point, integer_point
 from ._shares import Shares
-from .msdlap import IntegerTable, LatticeSum, comb_tight_result, nb_lattice_draw
+from .msdlap import COMB_SIZE_LIMITS, IntegerTable, LatticeSum, comb_tight_result, nb_lattice_draw
 
 __all__ = ["LatticeSkellamNoise"]
 
@@ -62,6 +62,8 @@ class LatticeSkellamNoise(IntegerTable, Noise):
     symmetric_unimodal = False
     integer_valued = True
     supports = frozenset({"exact", "float", "tight_epsilon", "certify", "sample", "exact_sample", "shares"})
+    size_parameter = "m"
+    size_limits = COMB_SIZE_LIMITS
 
     def _args(self):
         p = self._params
@@ -69,20 +71,22 @@ class LatticeSkellamNoise(IntegerTable, Noise):
 
     # -- exact ---------------------------------------------------------------------------------
     def pmf(self, k, *, digits=None):
+        self.check_size("exact")
         from ..distributions.lattice_skellam import lattice_skellam_pmf
 
         def one(x):
-            x = mp.mpf(x)
-            return mp.zero if x != int(x) else lattice_skellam_pmf(int(x), *self._args(), digits=digits)
+            k = integer_point(x)
+            return mp.zero if k is None else lattice_skellam_pmf(k, *self._args(), digits=digits)
 
         return each(one, k)
 
     def logpmf(self, k, *, digits=None):
+        self.check_size("exact")
         from ..distributions.lattice_skellam import lattice_skellam_logpmf
 
         def one(x):
-            x = mp.mpf(x)
-            return -mp.inf if x != int(x) else lattice_skellam_logpmf(int(x), *self._args(), digits=digits)
+            k = integer_point(x)
+            return -mp.inf if k is None else lattice_skellam_logpmf(k, *self._args(), digits=digits)
 
         return each(one, k)
 
@@ -90,21 +94,35 @@ class LatticeSkellamNoise(IntegerTable, Noise):
     logpdf = logpmf
 
     def sf(self, t, *, digits=None):
+        self.check_size("exact")
         from ..distributions.lattice_skellam import lattice_skellam_sf
 
-        return each(lambda x: lattice_skellam_sf(int(mp.floor(mp.mpf(x))), *self._args(), digits=digits), t)
+        def one(x):  # the exact floor (a far point parsed at 15 digits moved by 10^(e - 15))
+            k = floor_point(x)
+            return (mp.zero if k > 0 else mp.one) if mp.isinf(k) else lattice_skellam_sf(k, *self._args(),
+                                                                                          digits=digits)
+
+        return each(one, t)
 
     def cdf(self, t, *, digits=None):
+        self.check_size("exact")
         from ..distributions.lattice_skellam import lattice_skellam_cdf
 
-        return each(lambda x: lattice_skellam_cdf(int(mp.floor(mp.mpf(x))), *self._args(), digits=digits), t)
+        def one(x):
+            k = floor_point(x)
+            return (mp.one if k > 0 else mp.zero) if mp.isinf(k) else lattice_skellam_cdf(k, *self._args(),
+                                                                                         digits=digits)
+
+        return each(one, t)
 
     def mean_abs(self, *, digits=None):
+        self.check_size("tight_epsilon")
         from ..distributions.lattice_skellam import lattice_skellam_mean_abs
 
         return lattice_skellam_mean_abs(*self._args(), digits=digits)
 
     def var(self, *, digits=None):
+        self.check_size("tight_epsilon")
         from ..distributions.lattice_skellam import lattice_skellam_var
 
         return lattice_skellam_var(*self._args(), digits=digits)
@@ -129,6 +147,7 @@ class LatticeSkellamNoise(IntegerTable, Noise):
     # -- privacy -------------------------------------------------------------------------------
     def tight_epsilon(self, Delta=1, *, digits=12):
         r"""Every integer shift :math:`|s| \le \Delta` (:func:`arete_proofs.privacy.tight_skellam.tight_epsilon_lattice_skellam`)."""
+        self.check_size("tight_epsilon")
         from ..privacy.tight_skellam import (
             EVERY_INTEGER_SHIFT,
             tight_epsilon_lattice_skellam,
@@ -150,6 +169,7 @@ class LatticeSkellamNoise(IntegerTable, Noise):
         >>> r.contains(2)                       # DLap(2) + Skellam at Delta = 1: eps* = a, certified
         True
         """
+        self.check_size("certify")
         from ..certified.combs_skellam import certify_lattice_skellam
 
         r = certify_lattice_skellam(*self._args(), Delta, digits=digits)
@@ -165,6 +185,7 @@ class LatticeSkellamNoise(IntegerTable, Noise):
 
     def sample(self, size=None, rng=None):
         """Exact draws (int64; one draw: an ``int``) from the bits of ``rng`` (:mod:`arete_proofs.mechanisms.exact`)."""
+        self.check_size("sample")
         from ..mechanisms import exact
 
         a, m, mu, h = self._args()
@@ -172,6 +193,7 @@ class LatticeSkellamNoise(IntegerTable, Noise):
 
     def sample_float(self, size=None, rng=None):
         """float64 draws with a numpy Generator: for experiments only."""
+        self.check_size("sample")
         from ..mechanisms import sampling
 
         g = sampling.generator(rng)
@@ -181,6 +203,7 @@ class LatticeSkellamNoise(IntegerTable, Noise):
 
     def shares(self, n):
         """Shares (module docstring): exact by ``.sample`` (fair bits), float64 by ``.sample_float``."""
+        self.check_size("sample")
         from ..mechanisms import exact
         from ..mechanisms import sampling as _s
 

@@ -24,10 +24,30 @@ import math
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, Parameter, TightResult, integer_point
+from ._base import Noise, Parameter, TightResult, floor_point, integer_point
 from ._shares import Shares
 
-__all__ = ["IntegerTable", "MsdlapNoise", "comb_tight_result", "nb_lattice_draw", "LatticeSum"]
+__all__ = ["COMB_SIZE_LIMITS", "IntegerTable", "MsdlapNoise", "comb_tight_result", "nb_lattice_draw", "LatticeSum"]
+
+
+#: The cost models of the comb engines in the number of scales :math:`m` (``size_limits`` of every family built on
+#: MSDLap(a, m): msdlap, lattice_laplace, lattice_gauss, lattice_gauss_top, lattice_skellam; fitted on a 2-core
+#: machine).  Exact point values go through the partial fractions of
+#: :mod:`arete_proofs.distributions.comb`: :math:`m^3/2` complex products at about :math:`m\log_{10} m` working
+#: digits, measured 4 s at :math:`m = 30` and 38 s at :math:`m = 45` (15 digits): about
+#: :math:`4\,\mathrm{s}\,(m/30)^5`, a minute at :math:`m = 50`.  The tight epsilon, E|Z|, Var Z and the
+#: certificates need the pole constants in balls, :math:`1.1\cdot10^{-6}\,\mathrm{s}\cdot m^3/4`
+#: (:func:`arete_proofs.distributions.comb_table._poles_cheaper`'s fitted model), about 40 minutes at
+#: :math:`m = 2000` (the shipped frontier rows go to :math:`m = 1085`).  A draw sums :math:`m` scaled
+#: negative-binomial differences: :math:`m` sampler calls.  Beyond these sizes the computation is refused
+#: (:meth:`arete_proofs.noise.Noise.check_size`) rather than run for hours or more.
+COMB_SIZE_LIMITS = {
+    "exact": (50, "about 4 s * (m/30)^5 at 15 digits: the pole constants cost m^3 products at m log10(m) "
+                  "working digits"),
+    "tight_epsilon": (2000, "the pole constants cost about 1.1e-6 s * m^3/4"),
+    "certify": (2000, "the pole constants cost about 1.1e-6 s * m^3/4"),
+    "sample": (100_000, "each draw sums m scaled negative-binomial differences"),
+}
 
 
 def comb_tight_result(r, Delta, reduction, method) -> TightResult:
@@ -140,6 +160,8 @@ class MsdlapNoise(IntegerTable, Noise):
     integer_valued = True
     supports = frozenset({"exact", "float", "tight_epsilon", "certify", "sample", "exact_sample", "shares", "scipy",
                           "account"})
+    size_parameter = "m"
+    size_limits = COMB_SIZE_LIMITS
 
     @classmethod
     def theorem16(cls, eps, Delta):
@@ -157,6 +179,7 @@ class MsdlapNoise(IntegerTable, Noise):
 
     # -- exact --------------------------------------------------------------------------------
     def pmf(self, k, *, digits=None):
+        self.check_size("exact")
         from ..distributions.comb import comb_pmf
 
         def one(x):
@@ -166,6 +189,7 @@ class MsdlapNoise(IntegerTable, Noise):
         return [one(x) for x in k] if isinstance(k, (list, tuple)) else one(k)
 
     def logpmf(self, k, *, digits=None):
+        self.check_size("exact")
         from ..distributions.comb import comb_logpmf
 
         def one(x):
@@ -178,27 +202,33 @@ class MsdlapNoise(IntegerTable, Noise):
     logpdf = logpmf
 
     def sf(self, t, *, digits=None):
+        self.check_size("exact")
         from ..distributions.comb import comb_sf
 
-        def one(x):
-            return comb_sf(int(mp.floor(x)), *self._comp(), digits=digits)
+        def one(x):  # the exact floor (a far point parsed at 15 digits moved by 10^(e - 15))
+            k = floor_point(x)
+            return (mp.zero if k > 0 else mp.one) if mp.isinf(k) else comb_sf(k, *self._comp(), digits=digits)
 
         return [one(x) for x in t] if isinstance(t, (list, tuple)) else one(t)
 
     def cdf(self, t, *, digits=None):
+        self.check_size("exact")
         from ..distributions.comb import comb_sf
 
         def one(x):  # P(Z <= x) = P(Z >= -x) = P(Z > -floor(x) - 1)   (symmetry)
-            return comb_sf(-int(mp.floor(x)) - 1, *self._comp(), digits=digits)
+            k = floor_point(x)
+            return (mp.one if k > 0 else mp.zero) if mp.isinf(k) else comb_sf(-k - 1, *self._comp(), digits=digits)
 
         return [one(x) for x in t] if isinstance(t, (list, tuple)) else one(t)
 
     def mean_abs(self, *, digits=None):
+        self.check_size("tight_epsilon")
         from ..distributions.comb import comb_mean_abs
 
         return comb_mean_abs(*self._comp(), digits=digits)
 
     def var(self, *, digits=None):
+        self.check_size("tight_epsilon")
         from ..distributions.comb import comb_var
 
         return comb_var(*self._comp(), digits=digits)
@@ -221,6 +251,7 @@ class MsdlapNoise(IntegerTable, Noise):
     # -- privacy ---------------------------------------------------------------------------
     def tight_epsilon(self, Delta=1, *, digits=12):
         r"""Every integer shift :math:`|s| \le \Delta` (:func:`arete_proofs.privacy.tight_discrete.tight_epsilon_comb`)."""
+        self.check_size("tight_epsilon")
         from ..privacy.tight_discrete import EVERY_INTEGER_SHIFT, tight_epsilon_comb
 
         r = tight_epsilon_comb(*self._comp(), Delta, digits=digits)
@@ -239,6 +270,7 @@ class MsdlapNoise(IntegerTable, Noise):
         >>> r.contains(2)                          # Theorem 16: eps* = a at Delta = m, certified
         True
         """
+        self.check_size("certify")
         from ..certified.combs import certify_msdlap
 
         p = self._params
@@ -251,12 +283,14 @@ class MsdlapNoise(IntegerTable, Noise):
     # -- sampling, shares ------------------------------------------------------------------
     def sample(self, size=None, rng=None):
         """Exact draws (int64; one draw: an ``int``) from the bits of ``rng`` (:mod:`arete_proofs.mechanisms.exact`)."""
+        self.check_size("sample")
         from ..mechanisms import exact
 
         return exact.msdlap_shares(self.a, int(self.value("m")), 1, size, rng)
 
     def sample_float(self, size=None, rng=None):
         """float64 draws with a numpy Generator (numpy's negative binomial): for experiments only."""
+        self.check_size("sample")
         from ..mechanisms import sampling
 
         a, m = self.float_params()
@@ -267,6 +301,7 @@ class MsdlapNoise(IntegerTable, Noise):
 
     def shares(self, n):
         """Shares sum_i i (NB(1/n) - NB(1/n)): exact by ``.sample`` (fair bits), float64 by ``.sample_float``."""
+        self.check_size("sample")
         from ..mechanisms import exact
         from ..mechanisms import sampling as _s
 

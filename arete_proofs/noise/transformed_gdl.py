@@ -95,6 +95,7 @@ class TransformedGDLNoise(LatticeNoise):
     scale_name = "b"
     supports = frozenset({"exact", "float", "tight_epsilon", "sample", "shares"})
     deploy_with = "gdl"  # float64 samplers here (experiments); that integer family samples exactly
+    size_parameter = None  # no number of scales: the GDL source's cost does not grow with a size parameter
 
     def _check(self, values):
         if not values["h"] / values["b"] > values["a"]:

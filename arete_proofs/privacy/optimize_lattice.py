@@ -367,6 +367,11 @@ class LatticeGaussProblem(SearchProblem):
 
     def finish(self, x):
         (a, at), m = self._rates(x), self.m
+        if not (a > 0 and (at is None or at > 0)):
+            # the search ended outside the family (a = eps - e^u <= 0): the target is below what it can reach
+            raise ValueError(f"eps (--epsilon) = {self.eps_text} is too small for the lattice + Gaussian search: it "
+                             f"ended at DLap rate a = {a:.4g} <= 0 (the search is calibrated for eps in "
+                             f"[{min(M_CHOICES)}, {max(M_CHOICES)}], M_CHOICES)")
         s = self._sigma_at(a, m, at)
         params = {"a": a, "m": m, "sigma": s, "h": 1.0 / m}
         if self.top:
