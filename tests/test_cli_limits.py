@@ -54,7 +54,7 @@ def test_library_refuses_size_naming_parameter():
                                     pytest.param("lattice_laplace", marks=pytest.mark.slow)])   # 10 s: its cells
 def test_far_point_answered(capsys, family):
     code, out, err = run(capsys, "density", "--noise", family, *LATTICE[family], "--m", "3", "1e300")
-    assert code == 0 and err == "", err
+    assert code == 0 and all("still working" in line for line in err.splitlines()), err   # a heartbeat at most
     assert out.split()[0] == "1e300" and "e-" in out.split()[1]
 
 

@@ -340,7 +340,7 @@ class Noise:
         >>> make("msdlap", a=1, m=10**6).check_size("exact")
         Traceback (most recent call last):
         ...
-        arete_proofs.noise._base.TooCostly: m = 1000000 is beyond what this machine can compute for exact point values (pdf, pmf, cdf, sf) (at most m = 50; about 4 s * (m/30)^5 at 15 digits: the pole constants cost m^3 products at m log10(m) working digits)
+        arete_proofs.noise._base.TooCostly: m = 1000000 is beyond what this machine can compute for exact point values (pdf, pmf, cdf, sf) (at most m = 100; about 4 s * (m/30)^5 at 15 digits: the pole constants cost m^3 products at m log10(m) working digits)
         """
         name = self.size_parameter
         limit = self.size_limits.get(operation)

@@ -35,15 +35,15 @@ __all__ = ["COMB_SIZE_LIMITS", "IntegerTable", "MsdlapNoise", "comb_tight_result
 #: machine).  Exact point values go through the partial fractions of
 #: :mod:`arete_proofs.distributions.comb`: :math:`m^3/2` complex products at about :math:`m\log_{10} m` working
 #: digits, measured 4 s at :math:`m = 30` and 38 s at :math:`m = 45` (15 digits): about
-#: :math:`4\,\mathrm{s}\,(m/30)^5`, a minute at :math:`m = 50`.  The tight epsilon, E|Z|, Var Z and the
+#: :math:`4\,\mathrm{s}\,(m/30)^5`, about half an hour at :math:`m = 100`.  The tight epsilon, E|Z|, Var Z and the
 #: certificates need the pole constants in balls, :math:`1.1\cdot10^{-6}\,\mathrm{s}\cdot m^3/4`
 #: (:func:`arete_proofs.distributions.comb_table._poles_cheaper`'s fitted model), about 40 minutes at
 #: :math:`m = 2000` (the shipped frontier rows go to :math:`m = 1085`).  A draw sums :math:`m` scaled
 #: negative-binomial differences: :math:`m` sampler calls.  Beyond these sizes the computation is refused
 #: (:meth:`arete_proofs.noise.Noise.check_size`) rather than run for hours or more.
 COMB_SIZE_LIMITS = {
-    "exact": (50, "about 4 s * (m/30)^5 at 15 digits: the pole constants cost m^3 products at m log10(m) "
-                  "working digits"),
+    "exact": (100, "about 4 s * (m/30)^5 at 15 digits: the pole constants cost m^3 products at m log10(m) "
+                   "working digits"),
     "tight_epsilon": (2000, "the pole constants cost about 1.1e-6 s * m^3/4"),
     "certify": (2000, "the pole constants cost about 1.1e-6 s * m^3/4"),
     "sample": (100_000, "each draw sums m scaled negative-binomial differences"),
