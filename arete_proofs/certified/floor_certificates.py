@@ -48,7 +48,7 @@ __all__ = ["write_not_id", "write_general", "write_variance", "write_variance_ra
 COMMAND = "python -m arete_proofs.certified.floor_certificates --out docs/data/floors.json"
 #: Theorem A's certificates (the values the docs quote)
 NOT_ID_EPS = (1, 2, 4)
-#: Theorem F's rows: the docs table and the range the docs quote ("at least 1.1001 for every eps >= 13.7")
+#: The epsilons of Theorem F's rows, the docs table and the range the docs quote ("at least 1.1001 for every eps >= 13.7")
 MEAN_ABS_EPS = (8, 10, 12, 13, "13.7", "13.8", 14, 15, 16, 18, 20, 25, 30, 40)
 _PREC = 128
 

@@ -74,7 +74,7 @@ class Law:
             self.trunc = float(_iv.up(np.float64(4 * cmax) * _iv.of_arb(term)[1])) if ok else math.inf
 
     def kernel(self, N):
-        """(midpoints, radii) of psi, psi', psi'' at x = dd + (2r+1)/(2N) and of sup |psi^(3)| over the cell x +- d,
+        """(midpoints, radii) of psi, psi', psi'' at x = dd + (2r+1)/(2N) and of sup of ``|psi'''|`` over the cell x +- d,
         for r < N, dd in [-R, R): arrays [quantity, r, dd + R], in float intervals (``_iv.exp``)."""
         if N not in self._kern:
             R, d = self.R, 1.0 / (2 * N)

@@ -111,7 +111,7 @@ def sq(a):
 
 
 def mag(a):
-    """Upper bound of |x| over the interval."""
+    r"""Upper bound of :math:`|x|` over the interval."""
     return np.maximum(np.abs(a[0]), np.abs(a[1]))
 
 

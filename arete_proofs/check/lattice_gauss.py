@@ -6,7 +6,7 @@ over every shift :math:`|s| \le \Delta`; and the enclosures of :math:`E|Z|` and 
 **The argument.**  In lattice units (:mod:`._cover`, :math:`D = \Delta/h` an integer), :math:`f` is even, so
 :math:`u \ge 0`, and a cell at :math:`u < 0` is evaluated as its mirror image (there :math:`F \approx e^{\lambda u}` is
 small against the truncation's absolute bound).  The comb's tilted pmf :math:`q_k = p_k e^{\lambda k}` (:math:`\lambda = a_{top}/m`) tends to the
-periodic profile :math:`C_{k \bmod m}` with :math:`0 \le C_{k \bmod m} - q_k \le E_0 e^{-\theta k}` (:mod:`._comb`).  With
+periodic profile :math:`C_{k \bmod m}` with :math:`0 \le C_{k \bmod m} - q_k \le E_0 e^{-\theta k}` (:mod:`~arete_proofs.check._comb`).  With
 :math:`F_\infty = \sum_k C_{k \bmod m}\psi(\cdot - k)` and :math:`u \ge n \ge J \ge X_0`,
 
 .. math::

@@ -5,7 +5,7 @@ over every integer shift :math:`|s| \le \Delta`; and the enclosures of :math:`E|
 
 **The argument.**  :math:`f(n) = P(Z = n) = \sum_k p_k\,s(n - hk)` is even, so
 :math:`\varepsilon^* = \sup_{n \ge 0,\,|s| \le \Delta} g_n - g_{n+s}`, :math:`g_n = \ln f(n)`.  With :math:`\lambda = a/m`,
-:math:`\lambda' = \lambda/h`, the tilted pmf :math:`q_k = p_k e^{\lambda k}` (:mod:`._comb`: :math:`0 \le C_{k \bmod m} - q_k
+:math:`\lambda' = \lambda/h`, the tilted pmf :math:`q_k = p_k e^{\lambda k}` (:mod:`~arete_proofs.check._comb`: :math:`0 \le C_{k \bmod m} - q_k
 \le E_0 e^{-\theta k}` for :math:`k \ge 0`, :math:`0 \le q_k \le C_{\max}` for all :math:`k`) and the tilted kernel
 :math:`\tilde s(j) = s(j)e^{\lambda' j}`, :math:`s(j) = e^{-2\mu}I_{|j|}(2\mu)`,
 

@@ -70,6 +70,7 @@ __all__ = [
     "SYMMETRIC_UNIMODAL",
     "NotSupported",
     "TooCostly",
+    "SIZE_OPERATIONS",
     "Parameter",
     "TightResult",
     "Noise",
@@ -298,8 +299,8 @@ class Noise:
 
     #: the parameter that sets the size of the computations (``"m"``, the number of scales of a lattice), or None
     size_parameter: ClassVar[str | None] = None
-    #: ``{operation: (largest size, cost model in words)}`` for the operations of :data:`SIZE_OPERATIONS`
-    #: (:meth:`check_size`); an operation not listed has no size limit
+    #: ``{operation: (largest size, cost model in words)}`` for the operations of :data:`~arete_proofs.noise._base.SIZE_OPERATIONS`
+    #: (:meth:`~arete_proofs.noise._base.Noise.check_size`); an operation not listed has no size limit
     size_limits: ClassVar[dict] = {}
 
     __slots__ = ("_params", "_values", "source")
@@ -330,7 +331,7 @@ class Noise:
 
     def check_size(self, operation: str) -> None:
         r"""Refuse (:class:`TooCostly`, a ``ValueError`` naming the parameter) an ``operation`` of
-        :data:`SIZE_OPERATIONS` whose size parameter is above the family's ``size_limits``.
+        :data:`~arete_proofs.noise._base.SIZE_OPERATIONS` whose size parameter is above the family's ``size_limits``.
 
         The limits come from each family's cost model (its ``size_limits`` docstring): the largest size
         whose estimated run time is within the stated budget, so that a size no machine can hold

@@ -37,7 +37,7 @@ __all__ = ["COMB_SIZE_LIMITS", "IntegerTable", "MsdlapNoise", "comb_tight_result
 #: digits, measured 4 s at :math:`m = 30` and 38 s at :math:`m = 45` (15 digits): about
 #: :math:`4\,\mathrm{s}\,(m/30)^5`, about half an hour at :math:`m = 100`.  The tight epsilon, E|Z|, Var Z and the
 #: certificates need the pole constants in balls, :math:`1.1\cdot10^{-6}\,\mathrm{s}\cdot m^3/4`
-#: (:func:`arete_proofs.distributions.comb_table._poles_cheaper`'s fitted model), about 40 minutes at
+#: (the fitted model of ``comb_table._poles_cheaper``), about 40 minutes at
 #: :math:`m = 2000` (the shipped frontier rows go to :math:`m = 1085`).  A draw sums :math:`m` scaled
 #: negative-binomial differences: :math:`m` sampler calls.  Beyond these sizes the computation is refused
 #: (:meth:`arete_proofs.noise.Noise.check_size`) rather than run for hours or more.

@@ -133,7 +133,7 @@ def _le(m, e, n, L) -> bool:
 
 
 class InversionSampler:
-    r"""Exact sampler of a :class:`CertifiedLaw` (module docstring): a table of 64-bit CDF bounds, then lazy bits.
+    r"""Exact sampler of a :class:`~arete_proofs.mechanisms.exact.inversion.CertifiedLaw` (module docstring): a table of 64-bit CDF bounds, then lazy bits.
 
     ``fast_bits``: the bits :math:`K \le 64` of the table's words (fewer only in tests, to exercise the
     lazy path); ``tail_bits``: where the table stops; ``slow_draws``: how many draws took the lazy path.
