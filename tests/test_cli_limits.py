@@ -89,3 +89,20 @@ def test_optimize_lattice_gauss_tiny_epsilon_names_option(capsys):
     assert code == 2
     line = _one_line(err, "--epsilon", "0.001")
     assert "sigma=" not in line
+
+
+@pytest.mark.parametrize("point", ["1e300", "12345678901234567891"])
+def test_far_integer_point_of_dlap_is_its_mass(capsys, point):
+    # p(k) = tanh(a/2) e^{-a|k|} (the DLap pmf, in closed form at the exact integer k); the point read at a working
+    # precision was no integer, and the CLI printed 0.0
+    from fractions import Fraction
+
+    from mpmath import mp
+
+    code, out, err = run(capsys, "density", "--noise", "dlap", "--a", "1", "--digits", "12", point)
+    assert code == 0, err
+    k = int(Fraction(point)) if "e" not in point else 10 ** 300
+    with mp.workdps(len(str(k)) + 40):      # e^{-k} to 40 digits needs log10(k) more
+        ref = mp.tanh(mp.mpf(1) / 2) * mp.exp(-mp.mpf(k))
+        v = mp.mpf(out.split()[-1])
+        assert v > 0 and abs(v / ref - 1) < 1e-10, (v, ref)     # relative: the value is far below any abs tolerance

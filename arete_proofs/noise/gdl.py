@@ -275,9 +275,10 @@ class GDLNoise(Noise):
 
 
 def _is_int(x):
-    try:
-        with mp.workdps(60):
-            v = mp.mpf(x)
-        return mp.isfinite(v) and v == mp.floor(v)
-    except (TypeError, ValueError):
-        raise ValueError(f"t must be a real number, got {x!r}") from None
+    """Whether the point ``x`` is a (finite) integer, read exactly (``"1e300"`` is one)."""
+    from fractions import Fraction
+
+    from ._base import exact_point
+
+    v = exact_point(x, "t")
+    return isinstance(v, Fraction) and v.denominator == 1
