@@ -1,11 +1,14 @@
-"""The value ``arete density`` prints is the library's value, for every integer-valued family.
+"""The values ``arete density`` prints (density and ``--cdf``, text and ``--json``) are the library's, for every family.
 
-A point reaches the library as the string the user typed; an integer-valued family must read ``"0"`` as the integer 0
-(``noise.msdlap`` once compared the string with ``int(x)`` and printed 0.0 at every point).  The reference is the
-library called with Python integers, an independent path through the parameter parsing.
+A point and the parameters reach the library as the strings the user typed; the reference is the library called on
+the noise object with the same parameters (``noise.make``), so a family that reads a string point differently from a
+number is caught (``noise.msdlap`` once compared the string ``"0"`` with ``int(x)`` and printed 0.0 at every point).
+A family added to ``noise.FAMILIES`` without a case here fails :func:`test_every_family_is_covered`.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from mpmath import mp
@@ -14,35 +17,56 @@ from arete_proofs import noise
 from arete_proofs.noise._base import integer_point
 from tests._cli import run
 
-# one valid parameter set per integer-valued family (the families' own docstring examples)
+#: one valid parameter set per family (small lattice sizes: the exact engines at m <= 3)
 CASES = {
-    "msdlap": {"a": "0.5", "m": "5"},
+    "laplace": {"lam": "0.7"},
+    "staircase": {"eps": "2"},
+    "arete": {"alpha": "0.5", "theta": "0.8", "lam": "0.3"},
+    "arete_gauss": {"alpha": "0.5", "theta": "0.8", "lam": "0.3", "sigma": "0.2"},
     "dlap": {"a": "1"},
     "gdl": {"beta": "0.5", "a": "1"},
+    "msdlap": {"a": "0.5", "m": "5"},
+    "lattice_laplace": {"a": "2", "m": "2", "b": "0.3", "h": "0.5"},
+    "lattice_gauss": {"a": "2", "m": "2", "sigma": "0.3", "h": "0.5"},
+    "lattice_gauss_top": {"a": "2", "a_top": "1.5", "m": "2", "sigma": "0.3", "h": "0.5"},
+    "transformed_gdl": {"beta": "0.5", "a": "1", "b": "0.25", "h": "1"},
     "discrete_staircase": {"eps": "2", "Delta": "1"},
     "lattice_skellam": {"a": "2", "m": "2", "mu": "0.5", "h": "1"},
 }
+POINTS = ("0", "1", "-3")
 
 
-def test_every_integer_family_is_covered():
-    integer = {n for n, c in noise.FAMILIES.items() if getattr(c, "pmf", None) is not noise.Noise.pmf}
-    assert integer <= set(CASES), f"add a case for {sorted(integer - set(CASES))}"
-
-
-@pytest.mark.parametrize("family", sorted(CASES))
-@pytest.mark.parametrize("k", [0, 1, -3])
-def test_the_printed_density_is_the_librarys(capsys, family, k):
-    params = CASES[family]
+def _argv(family, *extra):
     flags = {p.name: p.cli_flag for p in noise.family(family).parameters}      # the flags 'arete noises' lists
-    code, out, err = run(capsys, "density", "--noise", family,
-                         *[x for name, v in params.items() for x in (flags[name], v)], "--digits", 15, "--", k)
-    assert code == 0, err
-    printed = mp.mpf(out.split()[-1])
-    ref = noise.make(family, **params).pmf(k, digits=15)
-    assert ref > 0 and mp.almosteq(printed, ref, 1e-13), (family, k, printed, ref)
+    return ["density", "--noise", family, *[x for name, v in CASES[family].items() for x in (flags[name], v)],
+            "--digits", "15", *extra, "--", *POINTS]
 
 
+def test_every_family_is_covered():
+    assert set(noise.FAMILIES) <= set(CASES), f"add a case for {sorted(set(noise.FAMILIES) - set(CASES))}"
+
+
+@pytest.mark.parametrize("cdf", [False, True], ids=["density", "cdf"])
 @pytest.mark.parametrize("family", sorted(CASES))
+def test_the_printed_values_are_the_librarys(capsys, family, cdf):
+    z = noise.make(family, **CASES[family])
+    want = [(z.cdf if cdf else z.pdf)(t, digits=15) for t in POINTS]
+    assert all(w > 0 for w in want)
+    code, out, err = run(capsys, *_argv(family, *(["--cdf"] if cdf else [])))
+    assert code == 0, err
+    printed = [mp.mpf(line.split()[-1]) for line in out.strip().splitlines()]
+    code, out, err = run(capsys, *_argv(family, "--json", *(["--cdf"] if cdf else [])))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["quantity"] == ("cdf" if cdf else "pdf") and [r["t"] for r in doc["points"]] == list(POINTS)
+    as_json = [mp.mpf(r["value"]) for r in doc["points"]]
+    for got in (printed, as_json):
+        assert len(got) == len(want)
+        for t, g, w in zip(POINTS, got, want):
+            assert mp.almosteq(g, w, 1e-13), (family, cdf, t, g, w)
+
+
+@pytest.mark.parametrize("family", sorted(n for n, c in noise.FAMILIES.items() if c.pmf is not noise.Noise.pmf))
 def test_a_string_point_is_the_integer(family):
     n = noise.make(family, **CASES[family])
     assert n.pmf("1") == n.pmf(1) > 0 and n.pmf(["1", "2"]) == [n.pmf(1), n.pmf(2)]
