@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 import mpmath
@@ -32,6 +32,8 @@ __all__ = [
     "positive",
     "finite_real",
     "real",
+    "exact_point",
+    "floor_point",
 ]
 
 #: Largest number of significant digits a caller may ask for.  The quadratures take
@@ -167,6 +169,53 @@ def positive(value, name: str):
     if x <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
     return x
+
+
+def exact_point(x, name: str = "t"):
+    r"""A point ``x`` (int, float, decimal string, ``"p/q"``, Fraction, mpf) as an exact ``Fraction``, or ``+-inf``
+    (an mpf); ``ValueError`` naming ``name`` when it is no real number.  Exact: ``"1e300"`` is :math:`10^{300}`
+    (parsing it at a working precision would move a far integer point by :math:`10^{285}`).
+
+    >>> exact_point("1e20") == 10 ** 20, exact_point("-1/2"), exact_point("-inf"), exact_point(mp.mpf(-2.5))
+    (True, Fraction(-1, 2), mpf('-inf'), Fraction(-5, 2))
+    """
+    try:
+        if isinstance(x, bool):
+            raise ValueError
+        if isinstance(x, str):
+            text = x.strip()
+            if "/" in text:
+                return Fraction(text)
+            try:
+                d = Decimal(text)
+            except InvalidOperation:
+                raise ValueError from None
+            if d.is_nan():
+                raise ValueError
+            return (mp.inf if d > 0 else -mp.inf) if d.is_infinite() else Fraction(d)
+        if isinstance(x, (mp.mpf, float)) and not mp.isfinite(x):
+            if mp.isnan(x):
+                raise ValueError
+            return mp.inf if x > 0 else -mp.inf
+        if isinstance(x, mp.mpf):
+            man, exp = x.man_exp            # |x| = man 2^exp (the mantissa carries no sign)
+            q = Fraction(int(man)) * Fraction(2) ** int(exp)
+            return -q if x < 0 else q
+        if isinstance(x, (numbers.Rational, float)):
+            return Fraction(x)
+        raise ValueError
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        raise ValueError(f"{name} must be a real number, got {x!r}") from None
+
+
+def floor_point(x, name: str = "t"):
+    r""":math:`\lfloor x\rfloor` of a point read exactly (:func:`exact_point`; an ``int``), or ``+-inf`` (an mpf).
+
+    >>> floor_point("2.5"), floor_point("-0.5"), floor_point("1e20") == 10 ** 20, floor_point("inf")
+    (2, -1, True, mpf('+inf'))
+    """
+    v = exact_point(x, name)
+    return math.floor(v) if isinstance(v, Fraction) else v
 
 
 def integer_sensitivity(Delta, name: str = "Delta") -> int:

@@ -56,3 +56,18 @@ def test_cli_account():
 def test_cli_bad_input_exit_2(args, msg):
     r = _cli(*args)
     assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_point_is_read_exactly_whatever_its_type():
+    # an mpf point, a string and a Fraction name the same x: the cdf sees the same floor (a negative mpf once lost its
+    # sign: mpmath's man_exp gives the mantissa without it)
+    from fractions import Fraction
+
+    from mpmath import mp
+
+    from arete_proofs.distributions import dlap
+
+    for x in ("-2.5", "-3", "0.5"):
+        want = dlap.cdf(x, 1, digits=20)
+        for same in (mp.mpf(x), Fraction(x), float(x)):
+            assert dlap.cdf(same, 1, digits=20) == want, (x, same)

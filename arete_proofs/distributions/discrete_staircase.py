@@ -60,8 +60,8 @@ from __future__ import annotations
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, parse_precision, positive, resolve_digits
-from .gdl import _cdf_by_symmetry, _floor, _integer
+from .._validation import GUARD_DIGITS, floor_point, parse_precision, positive, resolve_digits
+from .gdl import _cdf_by_symmetry, _integer
 
 __all__ = ["pmf", "logpmf", "cdf", "sf", "mean_abs", "var", "steps", "r_mean_abs", "r_var",
            "privacy_loss", "max_step_gain"]
@@ -152,7 +152,7 @@ def sf(x, eps, Delta, r, *, digits=None):
     d = resolve_digits(digits)
     e = _eps(eps, d)
     D, rr = _Delta_r(Delta, r)
-    n = _floor(x)
+    n = floor_point(x, "x")
     if n == mp.inf:
         return mp.zero
     if n == mp.ninf:

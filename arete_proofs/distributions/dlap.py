@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, parse_precision, positive, resolve_digits
-from .gdl import _cdf_by_symmetry, _floor, _integer
+from .._validation import GUARD_DIGITS, floor_point, parse_precision, positive, resolve_digits
+from .gdl import _cdf_by_symmetry, _integer
 
 __all__ = ["pmf", "logpmf", "cdf", "sf", "mean_abs", "var"]
 
@@ -68,7 +68,7 @@ def sf(x, a, *, digits=None):
     """
     d = resolve_digits(digits)
     a = _a(a, d)
-    n = _floor(x)
+    n = floor_point(x, "x")
     with mp.workdps(d + GUARD_DIGITS + len(str(abs(n)))):
         if n == mp.inf:
             return mp.zero

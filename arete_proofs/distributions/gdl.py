@@ -47,10 +47,11 @@ True
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, parse_precision, positive, resolve_digits
+from .._validation import GUARD_DIGITS, exact_point, floor_point, parse_precision, positive, resolve_digits
 
 __all__ = ["pmf", "logpmf", "cdf", "sf", "mean_abs", "var", "pmf_range", "logpmf_float"]
 
@@ -60,56 +61,12 @@ def _params(beta, a, d):
         return positive(beta, "beta"), positive(a, "a")
 
 
-def _exact(x, name):
-    """``x`` (int, float, decimal or ``"p/q"`` string, Fraction, mpf) as an exact Fraction, or an infinite mpf.
-
-    Exact, so that a far integer point keeps every digit: ``"1e300"`` is :math:`10^{300}` (read at a working
-    precision it would be a different integer, or not one).
-
-    >>> _exact("1e300", "k") == 10 ** 300, _exact("-2.5", "x"), _exact("inf", "x")
-    (True, Fraction(-5, 2), mpf('+inf'))
-    """
-    from decimal import Decimal, InvalidOperation
-    from fractions import Fraction
-
-    try:
-        if isinstance(x, bool):
-            raise ValueError
-        if isinstance(x, str):
-            text = x.strip()
-            if "/" in text:
-                return Fraction(text)
-            try:
-                d = Decimal(text)
-            except InvalidOperation:
-                raise ValueError from None
-            if d.is_nan():
-                raise ValueError
-            return (mp.inf if d > 0 else -mp.inf) if d.is_infinite() else Fraction(d)
-        if isinstance(x, (float, mp.mpf)) and not mp.isfinite(x):
-            if mp.isnan(x):
-                raise ValueError
-            return mp.inf if x > 0 else -mp.inf
-        if isinstance(x, mp.mpf):
-            man, exp = x.man_exp
-            return Fraction(man) * Fraction(2) ** exp
-        return Fraction(x)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-        raise ValueError(f"{name} must be a real number, got {x!r}") from None
-
-
 def _integer(k, name="k"):
     """``k`` as a Python int, read exactly (``ValueError`` for a non-integer: the law lives on the integers)."""
-    q = _exact(k, name)
-    if isinstance(q, mp.mpf) or q.denominator != 1:
+    q = exact_point(k, name)
+    if not isinstance(q, Fraction) or q.denominator != 1:
         raise ValueError(f"{name} must be an integer, got {k!r}")
     return int(q)
-
-
-def _floor(x, name="x"):
-    r""":math:`\lfloor x\rfloor` read exactly (an int), or an infinite mpf."""
-    q = _exact(x, name)
-    return q if isinstance(q, mp.mpf) else math.floor(q)
 
 
 def _cdf_by_symmetry(x, sf):
@@ -119,7 +76,7 @@ def _cdf_by_symmetry(x, sf):
     >>> _cdf_by_symmetry(mp.inf, None), _cdf_by_symmetry(-mp.inf, None), _cdf_by_symmetry(2.5, lambda n: n)
     (mpf('1.0'), mpf('0.0'), -3)
     """
-    n = _floor(x)
+    n = floor_point(x, "x")
     if n == mp.inf:
         return mp.one
     if n == mp.ninf:
@@ -296,7 +253,7 @@ def sf(x, beta, a, *, digits=None):
     """
     d = resolve_digits(digits)
     beta, a = _params(beta, a, d)
-    n = _floor(x)
+    n = floor_point(x, "x")
     with mp.workdps(d + GUARD_DIGITS):
         if n == mp.inf:
             return mp.zero

@@ -63,7 +63,7 @@ from typing import Any, ClassVar
 
 from mpmath import mp
 
-from .._validation import parse_precision
+from .._validation import exact_point, floor_point, parse_precision  # noqa: F401  (floor_point: the families import it from here)
 
 __all__ = [
     "CAPABILITIES",
@@ -605,41 +605,6 @@ def scale_value(v, c):
         return mp.mpf(c) * mp.mpf(v)
 
 
-def exact_point(x, name="t"):
-    r"""A point ``x`` (int, float, decimal string, ``"p/q"``, Fraction, mpf) as an exact ``Fraction``, or ``+-inf``
-    (an mpf); ``ValueError`` naming ``name`` when it is no real number.  Exact: ``"1e300"`` is :math:`10^{300}`
-    (parsing it at a working precision would move a far integer point by :math:`10^{285}`).
-
-    >>> exact_point("1e20") == 10 ** 20, exact_point("-1/2"), exact_point("-inf")
-    (True, Fraction(-1, 2), mpf('-inf'))
-    """
-    try:
-        if isinstance(x, str):
-            text = x.strip()
-            if "/" in text:
-                return Fraction(text)
-            try:
-                d = Decimal(text)
-            except InvalidOperation:
-                raise ValueError from None
-            if d.is_nan():
-                raise ValueError
-            if d.is_infinite():
-                return mp.inf if d > 0 else -mp.inf
-            return Fraction(d)
-        if isinstance(x, (mp.mpf, float)) and not mp.isfinite(x):
-            if mp.isnan(x):
-                raise ValueError
-            return mp.inf if x > 0 else -mp.inf
-        if isinstance(x, bool):
-            raise ValueError
-        if isinstance(x, (numbers.Rational, float, mp.mpf)):
-            return _exact(x)
-        raise ValueError
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-        raise ValueError(f"{name} must be a real number, got {x!r}") from None
-
-
 def integer_point(x, name="k"):
     r"""The integer :math:`k` a point ``x`` (int, float, string, Fraction, mpf) stands for, or ``None`` when it is
     not an integer (an integer-valued law has mass 0 there); ``ValueError`` naming ``name`` when it is no finite
@@ -655,18 +620,6 @@ def integer_point(x, name="k"):
     if not isinstance(v, Fraction):
         raise ValueError(f"{name} must be a finite real number, got {x!r}")
     return int(v) if v.denominator == 1 else None
-
-
-def floor_point(x, name="t"):
-    r""":math:`\lfloor x\rfloor` of a point exactly (an ``int``), or ``+-inf`` (an mpf) for an infinite point.
-
-    >>> floor_point("2.5"), floor_point("-0.5"), floor_point("1e20") == 10 ** 20, floor_point("inf")
-    (2, -1, True, mpf('+inf'))
-    """
-    import math as _math
-
-    v = exact_point(x, name)
-    return _math.floor(v) if isinstance(v, Fraction) else v
 
 
 def each(fn, t):
