@@ -45,7 +45,7 @@ import numpy as np
 
 from . import _comb, _cover, _iv
 from ._arb import ball, prec, rational
-from ._refused import Refused
+from ._refused import Refused, check_objectives
 
 KIND = "lattice_gauss"
 
@@ -243,11 +243,5 @@ def check(doc, progress=None):
     if not (lows and c_lo <= Fraction(lower)):
         raise Refused(f"the claimed lower {float(c_lo)!r} is above the witnesses' value {lower!r}")
     obj = objectives(P, t)
-    for name, (lo, hi) in zip(("mean_abs", "variance"), obj):
-        cl = doc.get("objectives", {}).get(name)
-        if cl is not None:
-            a, b = (rational(x, f"objectives.{name}") for x in cl)
-            if not (a <= Fraction(lo) and Fraction(hi) <= b):
-                raise Refused(f"objectives.{name} [{float(a)!r}, {float(b)!r}] does not contain the re-derived "
-                              f"[{lo!r}, {hi!r}]")
+    check_objectives(doc, obj)
     return float(lower), upper, {"mean_abs": obj[0], "variance": obj[1], "cells": cells}

@@ -47,7 +47,7 @@ import numpy as np
 
 from . import _comb, _iv
 from ._arb import ball, prec, rational
-from ._refused import Refused
+from ._refused import Refused, check_objectives
 
 KIND = "lattice_skellam"
 
@@ -206,11 +206,5 @@ def check(doc, progress=None):
         raise Refused(f"the claimed upper {float(c_hi)!r} is above the certified epsilon {float(c_eps)!r}")
     if not c_lo <= Fraction(lower):
         raise Refused(f"the claimed lower {float(c_lo)!r} is above the re-derived lower bound {lower!r}")
-    for name, (lo, hi) in zip(("mean_abs", "variance"), obj):
-        cl = doc.get("objectives", {}).get(name)
-        if cl is not None:
-            a, b = (rational(x, f"objectives.{name}") for x in cl)
-            if not (a <= Fraction(lo) and Fraction(hi) <= b):
-                raise Refused(f"objectives.{name} [{float(a)!r}, {float(b)!r}] does not contain the re-derived "
-                              f"[{lo!r}, {hi!r}]")
+    check_objectives(doc, obj)
     return float(lower), upper, dict(parts, mean_abs=obj[0], variance=obj[1])
