@@ -13,6 +13,7 @@ relative :math:`10^{-12}` (so that a python-flint whose balls differ in the last
 ``docs/data/comparison.json`` (``arete``, ``arete_var``, ``arete_paper``) and ``docs/data/beyond.json`` (``arete``
 and ``variance.arete``), at the entry's parameters as written, and nothing else of the files.
 
+>>> from arete_proofs.check import check_document
 >>> doc = certificate("0.3", 1, 2, epsilon="1")          # lam >= theta: eps* = Delta/lam = 1/2 exactly
 >>> doc["method"], 0 <= Fraction(doc["claim"]["upper"]) - Fraction(1, 2) < 1e-12, check_document(doc)["verdict"]
 ('lipschitz', True, 'checked')
@@ -27,8 +28,9 @@ from datetime import date
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context
 from fractions import Fraction
 
-from ..check import FORMAT, check_document, digest
+from ..check import FORMAT
 from ..check import arete as C
+from ._seal import sealed
 from .density import exact_parameter
 from .epsilon import certify_epsilon
 
@@ -108,11 +110,7 @@ def certificate(alpha, theta, lam, Delta=1, *, epsilon=None, tol="1e-9", target=
     doc["claim"] = {"lower": lo, "upper": hi, "epsilon": epsilon}
     doc["search"] = {"tol": str(tol), "target": None if target is None else str(target), "cells": r.cells,
                      "seconds": round(r.seconds, 1)}
-    doc["digest"] = digest(doc)
-    res = check_document(doc)
-    if res["verdict"] != "checked":
-        raise ArithmeticError(f"the checker refused the certificate: {res['reason']}")
-    return doc
+    return sealed(doc, error=ArithmeticError, what="the certificate")
 
 
 def _entries(doc):

@@ -37,9 +37,10 @@ import time
 from decimal import Decimal
 from fractions import Fraction
 
-from ..check import FORMAT, check_document, digest
+from ..check import FORMAT
 from ..check import floors as _fl
 from ..check._arb import ball, prec
+from ._seal import sealed
 
 __all__ = ["write_not_id", "write_general", "write_variance", "write_variance_range", "write_mean_abs",
            "write_limits", "build", "COMMAND", "NOT_ID_EPS", "MEAN_ABS_EPS"]
@@ -84,11 +85,7 @@ def _new(kind, eps):
 
 def _finish(doc, t0):
     doc["search_seconds"] = round(time.perf_counter() - t0, 1)
-    doc["digest"] = digest(doc)
-    r = check_document(doc)
-    if r["verdict"] != "checked":
-        raise ValueError(f"internal: the checker refused the written {doc['kind']} certificate: {r['reason']}")
-    return doc
+    return sealed(doc, what=f"the written {doc['kind']} certificate")
 
 
 def write_not_id(eps):

@@ -22,10 +22,11 @@ import math
 import time
 from fractions import Fraction
 
-from ..check import FORMAT, check_document, digest
+from ..check import FORMAT
 from ..check import _comb
 from ..check import lattice_skellam as _ls
 from ..check._arb import ball, prec
+from ._seal import sealed
 from .gauss_certificate import _txt
 
 __all__ = ["SkellamCertificate", "certify", "write_lattice_skellam"]
@@ -163,11 +164,7 @@ def write_lattice_skellam(a, m, mu, h, Delta, *, epsilon=None, tol="1e-12", thet
     doc["objectives"] = {"mean_abs": [_dec(ma[0], False), _dec(ma[1], True)],
                          "variance": [_dec(va[0], False), _dec(va[1], True)]}
     doc["search_seconds"] = round(time.perf_counter() - t0, 1)
-    doc["digest"] = digest(doc)
-    r = check_document(doc)
-    if r["verdict"] != "checked":
-        raise ValueError(f"internal: the checker refused the written certificate: {r['reason']}")
-    return doc
+    return sealed(doc)
 
 
 class SkellamCertificate:
