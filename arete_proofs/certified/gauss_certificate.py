@@ -28,6 +28,7 @@ from ..check import _comb, _cover
 from ..check import lattice_gauss as _lg
 from ..check._arb import ball, prec
 from ._seal import sealed
+from .comb_balls import _simple
 
 __all__ = ["write_lattice_gauss", "lattice_h"]
 
@@ -81,14 +82,6 @@ def _choose(a, at, m, sigma, h, D, tol, R=None, theta=None):
             theta = best[1]
     X0 = max(math.ceil((lam + 0.7) / beta), math.ceil(lam / beta), 1)
     return R, Fraction(theta), X0
-
-
-def _simple(th):
-    for den in (10, 100, 1000, 10_000, 10 ** 6):
-        s = Fraction(math.floor(th * den), den)
-        if s > 0 and s >= th * Fraction(9, 10):
-            return s
-    return th
 
 
 def _n0(P, D, C, tol):

@@ -14,6 +14,8 @@ from __future__ import annotations
 from importlib import util
 from pathlib import Path
 
+from arete_generated import sync
+
 EXT = Path(__file__).resolve().parent
 OUT = EXT.parent / "generated" / "api"
 
@@ -142,14 +144,6 @@ EXTRA = {
 }
 
 
-def _write(path: Path, text: str) -> bool:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists() and path.read_text() == text:
-        return False
-    path.write_text(text)
-    return True
-
-
 #: Objects documented after a module's members, under their own options (a large value left out).
 AFTER = {
     "arete_proofs.chain.registry": [".. autodata:: arete_proofs.chain.registry.REGISTRY", "   :no-value:"],
@@ -190,12 +184,7 @@ def pages() -> dict[str, str]:
 
 
 def generate(app) -> None:
-    wanted = pages()
-    for name, text in wanted.items():
-        _write(OUT / name, text)
-    for old in OUT.glob("*.md"):
-        if old.name not in wanted:
-            old.unlink()
+    sync(OUT, pages())
 
 
 def _skip_large_values(app, what, name, obj, skip, options):

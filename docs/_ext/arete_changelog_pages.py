@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from arete_generated import sync
+
 EXT = Path(__file__).resolve().parent
 ROOT = EXT.parent.parent
 OUT = EXT.parent / "generated" / "changelog"
@@ -68,15 +70,7 @@ def pages(text: str) -> dict[str, str]:
 
 
 def generate(app) -> None:
-    wanted = pages((ROOT / "CHANGELOG.md").read_text(encoding="utf-8"))
-    OUT.mkdir(parents=True, exist_ok=True)
-    for name, text in wanted.items():
-        path = OUT / name
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
-    for old in OUT.glob("*.md"):
-        if old.name not in wanted:
-            old.unlink()
+    sync(OUT, pages((ROOT / "CHANGELOG.md").read_text(encoding="utf-8")))
 
 
 def setup(app):

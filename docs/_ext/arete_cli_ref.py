@@ -44,6 +44,8 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
 
+from arete_generated import sync
+
 WIDTH = 80
 
 
@@ -185,15 +187,7 @@ def pages() -> dict[str, str]:
 
 
 def generate(app) -> None:
-    wanted = pages()
-    OUT.mkdir(parents=True, exist_ok=True)
-    for name, text in wanted.items():
-        path = OUT / name
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
-    for old in OUT.glob("*.md"):
-        if old.name not in wanted:
-            old.unlink()
+    sync(OUT, pages())
 
 
 def setup(app):

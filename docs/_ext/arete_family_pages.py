@@ -16,6 +16,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from arete_generated import sync
+
 EXT = Path(__file__).resolve().parent
 OUT = EXT.parent / "generated" / "families"
 
@@ -133,19 +135,8 @@ def pages() -> dict[str, str]:
     return out
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
-
-
 def generate(app) -> None:
-    wanted = pages()
-    for name, text in wanted.items():
-        _write(OUT / name, text)
-    for old in OUT.glob("*.md"):
-        if old.name not in wanted:
-            old.unlink()
+    sync(OUT, pages())
 
 
 def setup(app):
