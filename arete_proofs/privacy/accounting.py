@@ -510,11 +510,13 @@ def epsilon_for_delta(noise, sensitivity=1, delta=1e-6, *, digits=12):
     :math:`\delta'(\varepsilon) = -e^\varepsilon P(Z+\Delta \in A)`, bracketed in
     :math:`[0, \varepsilon^*]`; relative accuracy :math:`10^{-\text{digits}}`.
 
+    For Laplace noise of scale :math:`\lambda`, :math:`\delta(\varepsilon) = 1 - e^{(\varepsilon - \Delta/\lambda)/2}`
+    for :math:`\varepsilon \le \Delta/\lambda`, so :math:`\varepsilon(\delta) = \Delta/\lambda + 2\ln(1-\delta)`:
+
     >>> from mpmath import mp
     >>> from arete_proofs.noise import make
-    >>> z = make("arete", alpha="0.3", theta=1, lam="0.5")
-    >>> e = epsilon_for_delta(z, 1, "1e-3", digits=8)
-    >>> mp.almosteq(hockey_stick(z, 1, e, digits=8), mp.mpf("1e-3"), 1e-7)
+    >>> e = epsilon_for_delta(make("laplace", lam=1), 1, "1e-3", digits=8)
+    >>> mp.almosteq(e, 1 + 2 * mp.log(mp.mpf("0.999")), 1e-8)
     True
     """
     if getattr(noise, "kernel", None) in ("laplace", "gauss"):  # lattice laws: numerical, every real shift

@@ -249,10 +249,13 @@ def autocorrelation_sf(t, alpha, theta, lam, digits=None):
     r"""``P(Z > t) = int_0^inf g(x) G(x + t) dx`` (``t >= 0``), ``G(y) = Q(alpha, y/theta) + lam g(y)``.
 
     For ``t < 0`` returns ``1 - P(Z > |t|)``.  Self-validated like
-    :func:`autocorrelation_pdf`.
+    :func:`autocorrelation_pdf`.  At ``alpha = 1`` the noise is a sum of two Laplace laws of scales
+    ``theta`` and ``lam``, with :math:`P(Z > t) = (\theta^2 e^{-t/\theta} - \lambda^2 e^{-t/\lambda}) / (2(\theta^2 - \lambda^2))`:
 
     >>> from mpmath import mp
-    >>> mp.almosteq(autocorrelation_sf(0, "0.3", 2, 1, 15), mp.mpf(1)/2, 1e-14)
+    >>> th, lam = mp.mpf("0.5"), mp.mpf(1)
+    >>> exact = (th**2 * mp.exp(-1 / th) - lam**2 * mp.exp(-1 / lam)) / (2 * (th**2 - lam**2))
+    >>> mp.almosteq(autocorrelation_sf(1, 1, th, lam, 15), exact, 1e-14)
     True
     """
     d, t, p = _parse(digits, t=t, alpha=alpha, theta=theta, lam=lam)
