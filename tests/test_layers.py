@@ -191,21 +191,24 @@ def layer_violations(graph: dict[str, set[str]], package: str, layers) -> list[s
 # the package
 # ---------------------------------------------------------------------------
 
-GRAPH = import_graph(ROOT, PACKAGE)
+@pytest.fixture(scope="module")
+def package_graph():
+    """The package's import graph, built once per worker that runs these tests (not at collection)."""
+    return import_graph(ROOT, PACKAGE)
 
 
-def test_every_layer_is_a_subpackage_or_core_module():
-    tops = {m.split(".")[1] if "." in m else "" for m in GRAPH}
+def test_every_layer_is_a_subpackage_or_core_module(package_graph):
+    tops = {m.split(".")[1] if "." in m else "" for m in package_graph}
     declared = {name for group in LAYERS for name in group}
     assert tops == declared, f"undeclared: {tops - declared}; declared but missing: {declared - tops}"
 
 
-def test_no_import_cycle():
-    assert find_cycle(GRAPH) is None, " -> ".join(find_cycle(GRAPH))
+def test_no_import_cycle(package_graph):
+    assert find_cycle(package_graph) is None, " -> ".join(find_cycle(package_graph))
 
 
-def test_imports_point_down_the_layers():
-    assert layer_violations(GRAPH, PACKAGE, LAYERS) == []
+def test_imports_point_down_the_layers(package_graph):
+    assert layer_violations(package_graph, PACKAGE, LAYERS) == []
 
 
 #: what the certificate checker may import beside the standard library (the runner may hand work to Dask)
@@ -224,12 +227,12 @@ def _code_lines(path: Path) -> int:
     return mod.code_lines(path)
 
 
-def test_the_checker_imports_nothing_from_the_search():
+def test_the_checker_imports_nothing_from_the_search(package_graph):
     """arete_proofs.check imports nothing from the rest of the package (it is the lowest layer and imports no
     sibling) and, beside the standard library, only numpy and python-flint."""
     import sys
 
-    for src, targets in GRAPH.items():
+    for src, targets in package_graph.items():
         if src.startswith(f"{PACKAGE}.check"):
             assert all(t.startswith(f"{PACKAGE}.check") for t in targets), (src, targets)
     for path in sorted((ROOT / PACKAGE / "check").rglob("*.py")):
@@ -256,9 +259,9 @@ def test_code_lines_leave_out_docstrings_and_comments(tmp_path):
     assert _code_lines(p) == 3
 
 
-def test_reference_methods_share_no_code_with_the_engine():
+def test_reference_methods_share_no_code_with_the_engine(package_graph):
     """The independent methods import nothing from the distributions they test."""
-    for src, targets in GRAPH.items():
+    for src, targets in package_graph.items():
         if src.startswith(f"{PACKAGE}.reference"):
             assert not [t for t in targets if t.startswith(f"{PACKAGE}.distributions")], src
 
