@@ -198,3 +198,17 @@ def test_a_wrong_printed_value_is_caught(capsys, monkeypatch):
     assert code == 0
     assert _text(out)["epsilon"] != format_value(noise.make("laplace", lam="0.7").tight_epsilon(digits=DIGITS).epsilon,
                                                  DIGITS)
+
+
+# --------------------------------------------------------------------------- pmf off the lattice
+
+
+@pytest.mark.parametrize("family", sorted(n for n, c in noise.FAMILIES.items() if c.pmf is not noise.Noise.pmf))
+def test_a_lattice_law_has_mass_0_off_its_lattice(family):
+    """Every integer-valued family: pmf 0 and logpmf -inf at a point that is not an integer (dlap, gdl and the
+    discrete staircase refused it, msdlap and lattice_skellam returned 0), and a point that is no number refused."""
+    z = noise.make(family, **CASES[family])
+    assert z.pmf("1/2") == 0 and z.pmf(0.5) == 0 and z.logpmf("2.5") == -mp.inf
+    assert z.pmf(["1", "0.5"]) == [z.pmf(1), 0] and z.pmf(1) > 0
+    with pytest.raises(ValueError, match="finite real number"):
+        z.pmf("nan")
