@@ -273,9 +273,10 @@ class _Loss:
         name = next((k for k, v in self.noise.params.items()
                      if not isinstance(v, bool) and _float_or_none(v) == smallest), "a scale")
         value = self.noise.params.get(name, smallest)
-        return (f"{name} = {value} is too small next to the noise's tail scale {self.hints.tail_scale:.3g}: the "
-                f"accounting grid would have {points:.3g} points (at most {MAX_GRID:.0e}); give scales within "
-                "about 1e6 of each other")
+        return (f"{name} = {value} is too small next to the accounting range (the noise's tail scale "
+                f"{self.hints.tail_scale:.3g} and the sensitivity {float(self.s):.3g}): the grid would have "
+                f"{points:.3g} points (at most {MAX_GRID:.0e}); give scales, and the sensitivity, within about 1e6 "
+                "of each other")
 
     def end(self, digits_more=0):
         """T with P(Z > T) negligible: e^(-T/tail_scale) ~ 10^-(digits + 30 + more), plus the
