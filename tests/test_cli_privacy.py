@@ -35,7 +35,7 @@ def test_epsilon_json_paper_eps_and_sensitivity(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--alpha", "1", "--theta", "1", "--lam", "1", "--sensitivity", "0"], "Delta"),
+    (["--alpha", "1", "--theta", "1", "--lam", "1", "--sensitivity", "0"], "--sensitivity"),
     (["--alpha", "-1", "--theta", "1", "--lam", "1"], "alpha"),
     (["--alpha", "1", "--theta", "1"], "--lam"),
 ])
@@ -173,7 +173,7 @@ def test_compare_json_has_every_field_of_the_text_table(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["optimize", "--epsilon", "0"], "eps"), (["optimize", "--epsilon", "8", "--sensitivity", "-1"], "Delta"),
+    (["optimize", "--epsilon", "0"], "eps"), (["optimize", "--epsilon", "8", "--sensitivity", "-1"], "--sensitivity"),
     (["compare", "--epsilon", "-2"], "eps"), (["optimize"], "--epsilon"),
     (["compare"], "--figure-4"), (["compare", "--figure-4", "--sensitivity", "2"], "Delta"),
     (["compare", "--epsilon", "8", "--paper-eps", "8"], "--paper-eps"),

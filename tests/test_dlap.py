@@ -51,7 +51,7 @@ def test_cli_account():
 
 @pytest.mark.parametrize("args,msg", [
     (("epsilon", "--noise", "gdl", "--beta", "0.5", "--a", "-1"), "a must be positive"),
-    (("epsilon", "--noise", "gdl", "--beta", "0.5", "--a", "1", "--sensitivity", "1.5"), "Delta must be an integer"),
+    (("epsilon", "--noise", "gdl", "--beta", "0.5", "--a", "1", "--sensitivity", "1.5"), "--sensitivity must be an integer"),
 ])
 def test_cli_bad_input_exit_2(args, msg):
     r = _cli(*args)

@@ -126,7 +126,8 @@ def resolve_noise(args: argparse.Namespace, digits: int, *, sensitivity_for_expl
     """The noise of the options in ``args`` (added by :func:`add_noise_options`) as a :class:`NoiseChoice`.
 
     Bad combinations are :class:`~arete_proofs.cli._common.UsageError`; a bad value is the
-    family's ``ValueError`` naming the parameter (both one line, exit status 2).
+    family's ``ValueError`` naming the parameter, which :func:`~arete_proofs.cli.parser.main` says with its flag
+    (both one line, exit status 2).
     """
     from ..noise import FAMILIES, family
 

@@ -160,8 +160,12 @@ def account_command(args: argparse.Namespace) -> int:
                              "which 'arete epsilon' prints (an upper bound for every delta)")
     choice = resolve_noise(args, args.digits + 10, sensitivity_for_explicit=True)
     noise = choice.noise
+    from ..noise import FAMILIES
+
     if "account" not in noise.supports:
-        raise UsageError(f"noise {noise.name!r} does not support accounting (see 'arete noises')")
+        raise UsageError(f"--noise {noise.name}: this family does not support accounting; the families that do: "
+                         + ", ".join(n for n, f in FAMILIES.items() if "account" in f.supports)
+                         + " (see 'arete noises')")
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"
     doc = {**choice.report, "sensitivity": sensitivity, "compose": args.compose}
     if choice.sigma != 0 and not args.quiet:   # the Gaussian part's tight epsilon alone takes about a minute

@@ -93,7 +93,11 @@ def certify_command(args: argparse.Namespace) -> int:
     choice = resolve_noise(args, 30, sensitivity_for_explicit=True)   # bad input first, then the extra
     noise = choice.noise
     if "certify" not in noise.supports:
-        raise UsageError(f"noise {noise.name!r} has no certificate of its tight epsilon (see 'arete noises')")
+        from ..noise import FAMILIES
+
+        raise UsageError(f"--noise {noise.name}: this family has no certificate of its tight epsilon; the families "
+                         "with one: " + ", ".join(n for n, f in FAMILIES.items() if "certify" in f.supports)
+                         + " (see 'arete noises')")
     if noise.name != "laplace":  # the Laplace certificate is exact rational arithmetic
         need_flint("arete certify")
     sensitivity = args.sensitivity if args.sensitivity is not None else "1"

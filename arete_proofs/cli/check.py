@@ -31,13 +31,21 @@ unreadable or malformed file.""",
     options=(_arguments,),
 )
 def run(args) -> int:
+    from ._common import UsageError
+
+    import os
+
+    # said here, in the arete CLI's own one-line form
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    for path in args.paths:
+        if path == "" or not os.path.exists(path):
+            raise UsageError(f"PATH {path!r}: no such file or folder")
     need_flint("arete check")
     if args.dask:
         try:
             import distributed  # noqa: F401
         except ImportError:
-            from ._common import UsageError
-
             raise UsageError("--dask needs the extra 'dask': pip install 'arete-proofs[dask]'") from None
     from ..check._files import execute
 

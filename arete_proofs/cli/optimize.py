@@ -252,16 +252,23 @@ def compare_command(args: argparse.Namespace) -> int:
     check_number_text(args.sensitivity, "--sensitivity")
     if eps_values is None and not args.figure_4:
         raise UsageError("one of the arguments --epsilon --paper-eps --figure-4 is required")
-    rows = errors.comparison_table(eps_values or [], args.sensitivity, objective=args.objective,
-                                   figure_4=args.figure_4)
     from ..noise import FAMILIES
 
+    # the names are checked before the table, whose optimisations take seconds per eps
     names = list(args.noise or [])
     for n in names:
         if n not in FAMILIES:
             raise UsageError(f"--noise: unknown noise {n!r}; the families are {', '.join(FAMILIES)}")
         if "optimize" not in FAMILIES[n].supports:
             raise UsageError(f"--noise {n}: this family has no optimiser (see 'arete noises')")
+    if args.families is not None:
+        from ..noise.comparison import FAMILY_ROWS
+
+        for n in args.families:
+            if n != "all" and n not in FAMILY_ROWS:
+                raise UsageError(f"--families: unknown family {n!r}; choose all or some of {', '.join(FAMILY_ROWS)}")
+    rows = errors.comparison_table(eps_values or [], args.sensitivity, objective=args.objective,
+                                   figure_4=args.figure_4)
     if args.gauss and "arete_gauss" not in names:
         names.append("arete_gauss")
     names = [n for n in names if n != "arete"]  # the table's own rows are the optimised Arete

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 
 from .._validation import PrecisionError
@@ -77,22 +78,74 @@ def _describe(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
+def _option_names(parser: argparse.ArgumentParser, args) -> dict[str, str]:
+    """``{name the library uses: the user's flag}`` for the command being run.
+
+    The noise family's parameters first (``eps`` of the staircase is ``--staircase-eps``), then the
+    destinations of the command's options (``digits`` is ``--digits``).
+    """
+    names: dict[str, str] = {}
+    from ..noise import FAMILIES
+
+    if hasattr(args, "noise") and isinstance(getattr(args, "noise"), (str, type(None))) and \
+            "alpha" in vars(args):
+        chosen = args.noise or ("arete_gauss" if getattr(args, "sigma", None) not in (None, "0") else "arete")
+        if chosen in FAMILIES:
+            names.update({p.name: p.cli_flag for p in FAMILIES[chosen].parameters})
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and args.command in action.choices:
+            for a in action.choices[args.command]._actions:
+                if a.option_strings and a.dest not in names and not a.dest.startswith("_"):
+                    names[a.dest] = max(a.option_strings, key=len)
+    # the library's names of the target epsilon and the sensitivity
+    if "eps" not in names:
+        given = [f for d, f in (("epsilon", "--epsilon"), ("paper_eps", "--paper-eps"))
+                 if getattr(args, d, None) is not None and d in names]
+        if given:
+            names["eps"] = given[0]
+    if "sensitivity" in names:
+        names.setdefault("Delta", names["sensitivity"])
+    return names
+
+
+def _with_option_name(message: str, names: dict[str, str]) -> str:
+    """``message`` with its leading parameter name (``alpha must be ...``) said as the user's flag.
+
+    >>> _with_option_name("eps must be positive and finite, got 'nan'", {"eps": "--staircase-eps"})
+    "--staircase-eps must be positive and finite, got 'nan'"
+    >>> _with_option_name("--lam must be ...", {"lam": "--lam"})
+    '--lam must be ...'
+    """
+    head = message.split(" ", 1)[0]
+    for sep in ("=", ":"):
+        head = head.split(sep, 1)[0]
+    if head in names:
+        return names[head] + message[len(head):]
+    return message
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``) and return the exit status.
 
     0: success; 2: bad input, one line ``arete: error: ...`` on stderr (usage errors, the library's
     ``ValueError``/``PrecisionError``, an input too large for memory or float range, a missing extra);
     1: an internal error, one line naming it (``ARETE_DEBUG=1`` prints the traceback); a command may
-    also return 1 for a negative answer (``certify --target`` not met).
+    also return 1 for a negative answer (``certify --target`` not met).  A ``ValueError`` that begins with
+    a parameter's name (``eps must be ...``) is said with the user's flag (``--staircase-eps must be ...``);
+    numpy's ``RuntimeWarning`` lines are not printed.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     # the subcommand is the first argument (the top-level parser has only --help/--version)
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else "")
+    args = None
     try:
         args = parser.parse_args(argv)
         # a heartbeat on stderr for a command running over 10 s (none for those with their own progress)
         with progress(args.command, every=HEARTBEAT,
-                      quiet=getattr(args, "quiet", False) or args.command in OWN_PROGRESS):
+                      quiet=getattr(args, "quiet", False) or args.command in OWN_PROGRESS), \
+                warnings.catch_warnings():
+            # numpy's overflow/underflow warnings of an extreme input are not the user's error line
+            warnings.simplefilter("ignore", RuntimeWarning)
             return args.run(args)
     except SystemExit as exc:  # --help / --version
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
@@ -102,8 +155,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, PrecisionError) as exc:
         if _debug():
             traceback.print_exc()
-        # a refusal that names a parameter says it with the command-line flag (noise.TooCostly)
-        return _error(exc.cli_message() if callable(getattr(exc, "cli_message", None)) else exc)
+        # a refusal that names a parameter says it with the command-line flag (noise.TooCostly; a family's
+        # or the library's ValueError that begins with the parameter's name)
+        if callable(getattr(exc, "cli_message", None)):
+            return _error(exc.cli_message())
+        message = " ".join(str(exc).split())
+        if args is not None:
+            try:
+                message = _with_option_name(message, _option_names(parser, args))
+            except Exception:  # noqa: BLE001 - the message as it is
+                pass
+        return _error(message)
     except MemoryError as exc:
         if _debug():
             traceback.print_exc()

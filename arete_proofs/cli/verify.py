@@ -226,11 +226,18 @@ def verify_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.search_budget < 1:
         raise UsageError(f"--search-budget must be at least 1, got {args.search_budget}")
-    if args.json:
+    if args.json is not None:
         check_writable(args.json, "--json")   # before the work, which would be lost
     if args.variant:
         return _variant_command(args)
-    baseline = V.load_report(args.baseline) if args.baseline else None
+    baseline = None
+    if args.baseline is not None:
+        if args.baseline == "":
+            raise UsageError("--baseline: the file name is empty")
+        try:
+            baseline = V.load_report(args.baseline)
+        except ValueError as exc:
+            raise UsageError(f"--baseline {exc}") from None
     progress = not args.no_progress
     statement_ids, symbolic_ids, observation_ids = _selection(args)
     start = time.monotonic()
@@ -373,7 +380,7 @@ def _variant_command(args) -> int:
     try:
         variants = VV.load(args.variant)
     except VV.VariantError as exc:
-        raise UsageError(f"{args.variant}: {exc}") from None
+        raise UsageError(f"--variant {args.variant}: {exc}") from None
     results = []
     for v in variants:
         r = VV.check(v, level=args.grid, seed=args.seed, budget=args.search_budget, workers=args.workers,

@@ -101,6 +101,10 @@ def _fraction(v, name, *, lo=None, hi=None, strict_hi=False):
     except (ValueError, ZeroDivisionError, TypeError):
         raise ValueError(f"{name} must be a number, got {v!r}") from None
     if (lo is not None and x < lo) or (hi is not None and (x >= hi if strict_hi else x > hi)):
+        if hi is None:
+            raise ValueError(f"{name} must be >= {lo}, got {v!r}")
+        if lo is None:
+            raise ValueError(f"{name} must be {'<' if strict_hi else '<='} {hi}, got {v!r}")
         raise ValueError(f"{name} must be in [{lo}, {hi}{')' if strict_hi else ']'}, got {v!r}")
     return x
 
@@ -176,7 +180,7 @@ def design(epsilon, parties, dropout=0, *, noise="gdl", Delta=1, modulus=1 << 32
     if noise not in NOISES:
         raise ValueError(f"noise must be one of {', '.join(NOISES)} (the integer noises whose shares and "
                          f"wrapped law the library computes exactly), got {noise!r}")
-    eps = _fraction(epsilon, "epsilon", lo=0)
+    eps = _fraction(epsilon, "epsilon")
     if eps <= 0:
         raise ValueError(f"epsilon must be positive, got {epsilon!r}")
     if isinstance(parties, bool) or not isinstance(parties, numbers.Integral) or parties < 1:

@@ -622,6 +622,17 @@ def integer_point(x, name="k"):
     return int(v) if v.denominator == 1 else None
 
 
+def on_integers(fn, x, off=0):
+    """``fn(x)`` at a point ``x`` that names an integer, ``off`` (mass 0: ``mp.zero``, or ``-mp.inf`` for a log)
+    at any other finite point: the pmf of an integer-valued law, 0 off the integers.  ``ValueError`` naming
+    ``k`` for a point that is no finite real number (:func:`integer_point`).
+
+    >>> on_integers(lambda x: 1, "2"), on_integers(lambda x: 1, "1/2")
+    (1, 0)
+    """
+    return off if integer_point(x) is None else fn(x)
+
+
 def each(fn, t):
     """``fn`` at every point of a list or tuple (a list back), or at the single point ``t``.
 

@@ -28,7 +28,7 @@ import numpy as np
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS
-from ._base import SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, each
+from ._base import SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, each, on_integers
 
 __all__ = ["DiscreteStaircaseNoise"]
 
@@ -97,10 +97,10 @@ class DiscreteStaircaseNoise(Noise):
 
     # -- exact ---------------------------------------------------------------------------
     def pmf(self, k, *, digits=None):
-        return each(lambda x: self._dist().pmf(x, *self._args(), digits=digits), k)
+        return each(lambda x: on_integers(lambda y: self._dist().pmf(y, *self._args(), digits=digits), x, mp.zero), k)
 
     def logpmf(self, k, *, digits=None):
-        return each(lambda x: self._dist().logpmf(x, *self._args(), digits=digits), k)
+        return each(lambda x: on_integers(lambda y: self._dist().logpmf(y, *self._args(), digits=digits), x, -mp.inf), k)
 
     def pdf(self, t, *, digits=None):
         """The pmf at integer ``t``, 0 elsewhere (an integer-valued law has no density)."""

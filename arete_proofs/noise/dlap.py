@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from mpmath import mp
 
-from ._base import Parameter, each
+from ._base import Parameter, each, on_integers
 from .gdl import GDLNoise
 
 __all__ = ["DLapNoise"]
@@ -56,10 +56,10 @@ class DLapNoise(GDLNoise):
         return dlap
 
     def pmf(self, k, *, digits=None):
-        return each(lambda x: self._dl().pmf(x, self.a, digits=digits), k)
+        return each(lambda x: on_integers(lambda y: self._dl().pmf(y, self.a, digits=digits), x, mp.zero), k)
 
     def logpmf(self, k, *, digits=None):
-        return each(lambda x: self._dl().logpmf(x, self.a, digits=digits), k)
+        return each(lambda x: on_integers(lambda y: self._dl().logpmf(y, self.a, digits=digits), x, -mp.inf), k)
 
     def cdf(self, t, *, digits=None):
         return each(lambda x: self._dl().cdf(x, self.a, digits=digits), t)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, NotSupported, Parameter, TightResult, each
+from ._base import Noise, NotSupported, Parameter, TightResult, each, on_integers
 
 __all__ = ["GDLNoise", "nb_variates", "gdl_variates"]
 
@@ -137,10 +137,10 @@ class GDLNoise(Noise):
         return gdl
 
     def pmf(self, k, *, digits=None):
-        return each(lambda x: self._dist().pmf(x, *self._beta_a(), digits=digits), k)
+        return each(lambda x: on_integers(lambda y: self._dist().pmf(y, *self._beta_a(), digits=digits), x, mp.zero), k)
 
     def logpmf(self, k, *, digits=None):
-        return each(lambda x: self._dist().logpmf(x, *self._beta_a(), digits=digits), k)
+        return each(lambda x: on_integers(lambda y: self._dist().logpmf(y, *self._beta_a(), digits=digits), x, -mp.inf), k)
 
     def pdf(self, t, *, digits=None):
         """The pmf at integer ``t``, 0 elsewhere (an integer-valued law has no density)."""

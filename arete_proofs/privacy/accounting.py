@@ -166,6 +166,18 @@ class HockeyStick:
     digits: int
 
 
+#: Most points of the hockey-stick grid (the smallest scale / 8 up to the tail end): beyond it the
+#: grid does not fit in memory (theta = 1e-300 beside lam = 0.3 asked for 1e301 points).
+MAX_GRID = 10_000_000
+
+
+def _float_or_none(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
 def _check_eps(eps, digits):
     with mp.workdps(parse_precision(digits)):
         e = real(eps, "eps")
@@ -256,6 +268,16 @@ class _Loss:
         return self.noise.sf(list(ts), digits=dps)
 
     # -- the grid -----------------------------------------------------------
+    def _too_far_apart(self, smallest, points):
+        """The refusal of a grid over :data:`MAX_GRID` points, led by the parameter of the smallest scale."""
+        name = next((k for k, v in self.noise.params.items()
+                     if not isinstance(v, bool) and _float_or_none(v) == smallest), "a scale")
+        value = self.noise.params.get(name, smallest)
+        return (f"{name} = {value} is too small next to the accounting range (the noise's tail scale "
+                f"{self.hints.tail_scale:.3g} and the sensitivity {float(self.s):.3g}): the grid would have "
+                f"{points:.3g} points (at most {MAX_GRID:.0e}); give scales, and the sensitivity, within about 1e6 "
+                "of each other")
+
     def end(self, digits_more=0):
         """T with P(Z > T) negligible: e^(-T/tail_scale) ~ 10^-(digits + 30 + more), plus the
         Gaussian part's sqrt(2 ln 10 (digits + 30 + more)) sigma."""
@@ -264,8 +286,11 @@ class _Loss:
         return scale * k * 2.303 + 4 * self.sf_ + self.sigma_f * (2 * 2.303 * k) ** 0.5
 
     def build_grid(self, T):
-        step = min(x for x in (*self.hints.scales, self.sf_) if x > 0) / 8
-        t_lo = 1e-200
+        smallest = min(x for x in (*self.hints.scales, self.sf_) if x > 0)
+        step = smallest / 8
+        if T / step > MAX_GRID:
+            raise ValueError(self._too_far_apart(smallest, T / step))
+        t_lo = min(1e-200, step / 10)
         ts = float(self.tight.t_star)
         if 0 < ts < np.inf:
             t_lo = min(t_lo, ts / 10)
