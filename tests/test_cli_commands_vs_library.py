@@ -13,6 +13,7 @@ naming ``--noise``.  The cases whose computation takes seconds (the Gaussian par
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -43,6 +44,8 @@ DIGITS = 10
 SLOW = {("epsilon", "lattice_gauss"), ("epsilon", "lattice_gauss_top"),
         ("account", "arete"), ("account", "arete_gauss"), ("account", "lattice_laplace"),
         ("account", "lattice_gauss"), ("certify", "arete")}
+#: of those, the ones that take minutes: run with ARETE_LONG_SWEEPS=1
+LONG = {("account", "lattice_gauss")}
 
 
 def _flags(family):
@@ -55,6 +58,9 @@ def _families(command, support):
     out = []
     for name in sorted(CASES):
         marks = [pytest.mark.slow] if (command, name) in SLOW and support in noise.family(name).supports else []
+        if (command, name) in LONG and support in noise.family(name).supports:
+            marks.append(pytest.mark.skipif(not os.environ.get("ARETE_LONG_SWEEPS"),
+                                            reason="about 5 minutes on 2 cores: ARETE_LONG_SWEEPS=1"))
         out.append(pytest.param(name, marks=marks, id=name))
     return out
 
