@@ -5,13 +5,46 @@ quadrature call) turns a legitimately slow evaluation into ``PrecisionError`` wh
 machine is loaded (seen: a 26-digit partial-fraction test at alpha = 3.7 under a load of 6).
 A test's verdict must not depend on the machine's load, so the budget is off in the tests;
 ``tests/test_fuzz.py`` sets its own short budget where refusing in time is the point.
+
+The tiers: a test marked ``slow`` in its file, or listed in ``tests/slow_tier.txt``, belongs to
+the slow tier (``pytest -m slow``; CI runs it right after the fast tier, ``pytest -m "not slow"``).
+The list holds long tests whose every line and branch of ``arete_proofs/`` the fast tier also
+executes (``benchmarks/tier_split.py`` proposes them from per-test coverage); an entry that no
+longer names a test of its file is an error, so the list cannot rot silently.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from arete_proofs import _validation
+
+SLOW_TIER = Path(__file__).with_name("slow_tier.txt")
+
+
+def slow_tier_entries(path=SLOW_TIER):
+    """The node ids listed in ``slow_tier.txt`` (one per line; ``#`` starts a comment)."""
+    if not path.exists():
+        return set()
+    return {ln.split("#", 1)[0].strip() for ln in path.read_text().splitlines()} - {""}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    listed = slow_tier_entries()
+    if not listed:
+        return
+    ids = {item.nodeid for item in items}
+    files = {i.split("::", 1)[0] for i in ids}
+    stale = sorted(e for e in listed if e.split("::", 1)[0] in files and e not in ids)
+    if stale and not (config.option.keyword or config.option.deselect):
+        raise pytest.UsageError(f"tests/slow_tier.txt names no test: {stale[0]} (renamed or removed?)"
+                                + (f" and {len(stale) - 1} more" if len(stale) > 1 else ""))
+    for item in items:
+        if item.nodeid in listed:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)
