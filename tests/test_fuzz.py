@@ -237,11 +237,13 @@ def test_regression_huge_alpha_is_refused(args, exc):
         arete.pdf(*args, digits=15)
 
 
-def test_regression_partial_fraction_coefficients():
+def test_regression_partial_fraction_coefficients(monkeypatch):
     """alpha = 1000, lam = 2 > theta = 1: the 1001 partial-fraction terms cancel by 125 digits and
     the coefficients were computed at a fixed d + 40 digits: f_A(0.5) = 1.06e43 > 1/(2 lam) came
     back as a 40-digit value.  Now: the value agrees across precisions and, at alpha = 50, with
-    the independent float64 path."""
+    the independent float64 path.  A check of the value, not of refusing in time: the engine's time
+    budget is off here (on a loaded machine the 40-digit value can take longer than BUDGET)."""
+    monkeypatch.setattr(_validation, "TIME_BUDGET", None)
     with guard("alpha = 1000, lam = 2"):
         v15 = arete.pdf("0.5", "1000", 1, "2", digits=15)
         v40 = arete.pdf("0.5", "1000", 1, "2", digits=40)  # returned 1.06e43 before
@@ -250,9 +252,11 @@ def test_regression_partial_fraction_coefficients():
     assert abs(float(w) - fast.pdf(0.5, 50.0, 1.0, 2.0)) < 1e-12 * float(w)
 
 
-def test_regression_internal_digits_above_max_digits():
+def test_regression_internal_digits_above_max_digits(monkeypatch):
     """digits = 1000 raised 'digits must be an integer between 1 and 1000, got 1001' from an
-    internal call (logpdf adds digits when |ln f| < 1; the partial fractions add guard digits)."""
+    internal call (logpdf adds digits when |ln f| < 1; the partial fractions add guard digits).
+    A check of the value: the engine's time budget is off here, as in the test above."""
+    monkeypatch.setattr(_validation, "TIME_BUDGET", None)
     with guard("logpdf at digits 1000"):
         lf = arete.logpdf(0, "1e-300", 1, 1, digits=1000)
     with mp.workdps(1030):
