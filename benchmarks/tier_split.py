@@ -50,13 +50,13 @@ def junit_times(path):
     return out
 
 
-def propose(arcs, times, min_seconds):
+def propose(arcs, times, min_seconds, keep=()):
     count = collections.Counter(a for s in arcs.values() for a in s)
     moved = []
     for node, sec in sorted(times.items(), key=lambda kv: -kv[1]):
         if sec < min_seconds:
             break
-        if not node.startswith("tests/"):
+        if not node.startswith("tests/") or node.split("::", 1)[0] in keep:
             continue
         mine = arcs.get(node)
         if mine is None:                        # no coverage recorded under that id: leave it where it is
@@ -73,9 +73,11 @@ def main(argv=None):
     p.add_argument("coverage_db")
     p.add_argument("junit_xml")
     p.add_argument("--min-seconds", type=float, default=1.0)
+    p.add_argument("--keep", nargs="*", default=[], metavar="FILE",
+                   help="test files that stay in the fast tier whole (e.g. tests/test_cli_vs_library.py)")
     a = p.parse_args(argv)
     arcs, times = test_arcs(a.coverage_db), junit_times(a.junit_xml)
-    moved = propose(arcs, times, a.min_seconds)
+    moved = propose(arcs, times, a.min_seconds, set(a.keep))
     total = sum(times.values())
     saved = sum(s for _, s in moved)
     for node, sec in moved:
