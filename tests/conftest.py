@@ -37,9 +37,12 @@ def pytest_collection_modifyitems(config, items):
     if not listed:
         return
     ids = {item.nodeid for item in items}
-    files = {i.split("::", 1)[0] for i in ids}
-    stale = sorted(e for e in listed if e.split("::", 1)[0] in files and e not in ids)
-    if stale and not (config.option.keyword or config.option.deselect):
+    # files collected whole (not narrowed to some of their tests on the command line)
+    root = Path(config.rootpath)
+    narrowed = {Path(a.split("::", 1)[0]).resolve() for a in config.args if "::" in a}
+    whole = {i.split("::", 1)[0] for i in ids} - {str(p.relative_to(root)) for p in narrowed if p.is_relative_to(root)}
+    stale = sorted(e for e in listed if e.split("::", 1)[0] in whole and e not in ids)
+    if stale and not (config.option.keyword or config.option.deselect or config.getoption("lf", False)):
         raise pytest.UsageError(f"tests/slow_tier.txt names no test: {stale[0]} (renamed or removed?)"
                                 + (f" and {len(stale) - 1} more" if len(stale) > 1 else ""))
     for item in items:
