@@ -100,3 +100,13 @@ def test_two_workers_and_the_module_entry_point(folder):
     p = subprocess.run([sys.executable, "-m", "arete_proofs.check", str(folder), "--workers", "2", "--quiet"],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0 and "2 of 2 certificates checked" in p.stdout
+
+
+def test_the_checkers_own_entry_refuses_bad_options_and_missing_paths(capsys, folder, tmp_path):
+    """``python -m arete_proofs.check`` does not go through the arete CLI's checks: its own refusals, one line each."""
+    from arete_proofs.check import _files
+
+    assert _files.main([str(folder), "--workers", "0"]) == 2
+    assert _files.main([str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "--workers" in err[0] and "no such file or folder" in err[1]
