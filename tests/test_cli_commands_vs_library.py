@@ -21,24 +21,12 @@ from mpmath import mp
 
 from arete_proofs import noise
 from arete_proofs.cli._common import format_bound, format_value
-from tests._cli import run
+from tests._cli import FAMILY_CASES, run
 
 #: one valid parameter set per family (lattice sizes m <= 3; arete_gauss at alpha >= 1: its closed form)
-CASES = {
-    "laplace": {"lam": "0.7"},
-    "staircase": {"eps": "2"},
-    "arete": {"alpha": "0.5", "theta": "0.8", "lam": "0.3"},
-    "arete_gauss": {"alpha": "1.5", "theta": "0.8", "lam": "0.3", "sigma": "0.2"},
-    "dlap": {"a": "1"},
-    "gdl": {"beta": "0.5", "a": "1"},
-    "msdlap": {"a": "0.5", "m": "3"},
-    "lattice_laplace": {"a": "2", "m": "2", "b": "0.3", "h": "0.5"},
-    "lattice_gauss": {"a": "2", "m": "2", "sigma": "0.3", "h": "0.5"},
-    "lattice_gauss_top": {"a": "2", "a_top": "1.5", "m": "2", "sigma": "0.3", "h": "0.5"},
-    "transformed_gdl": {"beta": "0.5", "a": "1", "b": "0.25", "h": "1"},
-    "discrete_staircase": {"eps": "2", "Delta": "1"},
-    "lattice_skellam": {"a": "2", "m": "2", "mu": "0.5", "h": "1"},
-}
+CASES = {**FAMILY_CASES,
+         "arete_gauss": {"alpha": "1.5", "theta": "0.8", "lam": "0.3", "sigma": "0.2"},
+         "msdlap": {"a": "0.5", "m": "3"}}
 DIGITS = 10
 #: (command, family) pairs that take seconds per run (the run is made three times: text, --json, reference)
 SLOW = {("epsilon", "lattice_gauss"), ("epsilon", "lattice_gauss_top"),
