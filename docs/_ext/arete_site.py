@@ -125,6 +125,17 @@ def _rates_region():
     return render_table(["rule", "cell $[e_1, e_2]$", "certified $\\varepsilon^*$ at $e_2$", "how"], rows)
 
 
+def _test_profile(which):
+    """The longest test files (``files``) or tests (``top``) of the fast tier, from ``test-profile.json``
+    (written by ``benchmarks/test_profile.py`` from a JUnit report)."""
+    doc = json.loads((DATA / "test-profile.json").read_text())
+    fast = doc["fast"]
+    if which == "files":
+        rows = [[f"`{f}`", str(n), f"{s:.0f}", f"{100 * s / fast['test_seconds']:.0f} %"] for f, n, s in fast["files"]]
+        return render_table(["file", "tests", "seconds", "share of the tier's test time"], rows)
+    return render_table(["test", "seconds"], [[f"`{t}`", f"{s:.0f}"] for t, s in fast["top"]])
+
+
 def _statements():
     from arete_proofs.chain.registry import ALL_IDS, REGISTRY, STATEMENT_IDS
 
@@ -162,6 +173,8 @@ TABLES = {
     "lattice-skellam": (_discrete, "frontier-discrete.json", False),
     "rates": (_rates, None, False),
     "statements": (_statements, None, False),
+    "test-profile-files": (lambda: _test_profile("files"), "test-profile.json", False),
+    "test-profile-tests": (lambda: _test_profile("top"), "test-profile.json", False),
     "rates-region": (_rates_region, "rates-region-mean_abs.json", False),
     "region-by-sensitivity": (_region, "region-map.json", False),
     "id-gap": (_id_gap, None, True),
