@@ -529,6 +529,8 @@ def value(spec: str) -> str:
 
 class NumRole(SphinxRole):
     def run(self):
+        if ".json:" in self.text:          # the page is re-read when its data file changes
+            self.env.note_dependency(str(DATA / self.text.split(":", 1)[0]))
         try:
             text = value(self.text)
         except (KeyError, ValueError, IndexError, OSError, TypeError) as exc:
@@ -548,6 +550,8 @@ class TableDirective(SphinxDirective):
 
     def run(self):
         name = self.arguments[0]
+        if name in TABLES and TABLES[name][1]:      # the page is re-read when the table's data file changes
+            self.env.note_dependency(str(DATA / TABLES[name][1]))
         try:
             header, rows = site().parsed(name)
             if "rows" in self.options:
