@@ -195,6 +195,8 @@ def main(argv=None) -> int:
         print(f"wrote {a.draw} mutants to {LIST.relative_to(ROOT)}")
         return 0
     mutants = json.loads(LIST.read_text())["mutants"]
+    if a.only and not all(0 <= i < len(mutants) for i in a.only):
+        p.error(f"--only: indices are 0 to {len(mutants) - 1}")
     picked = [(i, m) for i, m in enumerate(mutants) if a.only is None or i in a.only]
     results = []
     t0 = time.monotonic()

@@ -63,6 +63,9 @@ def main(argv=None):
     p.add_argument("--conditions", default="", help="how the runs were made (a fresh clone, other load, ...)")
     p.add_argument("--out", default=str(OUT))
     a = p.parse_args(argv)
+    for f in (a.fast_xml, a.slow_xml):
+        if f is not None and not Path(f).is_file():
+            p.error(f"{f}: no such file")
     doc = {"date": datetime.date.today().isoformat(),
            "machine": f"{os.cpu_count()} cores, {platform.system()} {platform.machine()}, Python {platform.python_version()}",
            "conditions": a.conditions, "fast": tier(a.fast_xml)}

@@ -21,6 +21,7 @@ import collections
 import sqlite3
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 
 def test_arcs(db):
@@ -74,6 +75,9 @@ def main(argv=None):
     p.add_argument("--keep", nargs="*", default=[], metavar="FILE",
                    help="test files that stay in the fast tier whole (e.g. tests/test_cli_vs_library.py)")
     a = p.parse_args(argv)
+    for f in (a.coverage_db, a.junit_xml):
+        if not Path(f).is_file():
+            p.error(f"{f}: no such file")
     arcs, times = test_arcs(a.coverage_db), junit_times(a.junit_xml)
     moved = propose(arcs, times, a.min_seconds, set(a.keep))
     total = sum(times.values())
