@@ -383,6 +383,57 @@ class progress:
         return False
 
 
+#: The sensitivities the commands are tested on.  The engines are scale-covariant, but their float64 searches
+#: place cells at the noise's own scales, which must stay within about 1e12 of the sensitivity.
+SENSITIVITY_RANGE = ("1e-12", "1e12")
+#: The privacy levels eps the optimiser, Lemma 3's parameters (``--paper-eps``) and the simulation are tested on.
+EPSILON_RANGE = ("1e-6", "1e3")
+#: Most worker processes a command starts (``--workers``): more than any machine it is meant for.
+MAX_WORKERS = 256
+
+
+def in_range_option(text, option: str, lo: str, hi: str):
+    """``text`` as an ``mpf`` in the closed range ``[lo, hi]`` (decimal strings), else a one-line :class:`UsageError`.
+
+    >>> in_range_option("1e30", "--sensitivity", *SENSITIVITY_RANGE)
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: --sensitivity must be in [1e-12, 1e12], got '1e30'
+    >>> float(in_range_option("17/2", "--sensitivity", *SENSITIVITY_RANGE))
+    8.5
+    """
+    value = positive_option(text, option)
+    with mp.workdps(30):
+        if not mp.mpf(lo) * (1 - mp.mpf("1e-15")) <= value <= mp.mpf(hi) * (1 + mp.mpf("1e-15")):
+            raise UsageError(f"{option} must be in [{lo}, {hi}], got {str(text)!r}")
+    return value
+
+
+def check_shared_options(args) -> None:
+    """The options several commands share, checked before a command starts: every ``--sensitivity`` value in
+    :data:`SENSITIVITY_RANGE`, ``--paper-eps`` in :data:`EPSILON_RANGE`, ``--workers`` in ``[1, MAX_WORKERS]`` and
+    ``--seed`` non-negative (one line naming the option).
+
+    >>> import argparse
+    >>> check_shared_options(argparse.Namespace(sensitivity=["1", "2"], workers=10**30))
+    Traceback (most recent call last):
+      ...
+    arete_proofs.cli._common.UsageError: --workers must be at least 1 and at most 256, got 1000000000000000000000000000000
+    """
+    sensitivity = getattr(args, "sensitivity", None)
+    if sensitivity is not None and not isinstance(sensitivity, bool):
+        for text in (sensitivity if isinstance(sensitivity, (list, tuple)) else [sensitivity]):
+            in_range_option(text, "--sensitivity", *SENSITIVITY_RANGE)
+    if getattr(args, "paper_eps", None) is not None:
+        in_range_option(args.paper_eps, "--paper-eps", *EPSILON_RANGE)
+    seed = getattr(args, "seed", None)
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
+    workers = getattr(args, "workers", None)
+    if isinstance(workers, int) and not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(f"--workers must be at least 1 and at most {MAX_WORKERS}, got {workers}")
+
+
 def add_quiet_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--quiet`` (no progress lines on stderr)."""
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")

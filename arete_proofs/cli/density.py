@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from .._validation import exact_point
 from ._common import (
     DESCRIPTION,
     UsageError,
@@ -70,6 +71,10 @@ def density(args: argparse.Namespace) -> int:
     """``arete density``: print the density (or the CDF) at each point."""
     digits = args.digits
     check_points(args.points)
+    for t in args.points:   # a point that is no real number is refused before the noise is built, as "point"
+        if str(t).strip().lower() in ("nan", "+nan", "-nan"):
+            raise UsageError(f"point must be a real number or +-inf, got {t!r}")
+        exact_point(t, "point")
     choice = resolve_noise(args, digits)
     noise = choice.noise
     if args.certified:

@@ -19,6 +19,7 @@ import json
 import mpmath
 
 from ._common import (
+    EPSILON_RANGE,
     UsageError,
     add_quiet_option,
     add_sensitivity_option,
@@ -26,6 +27,7 @@ from ._common import (
     command,
     format_bound,
     format_value,
+    in_range_option,
 )
 from ._noise import add_noise_name_option
 
@@ -127,6 +129,7 @@ def optimize_command(args: argparse.Namespace) -> int:
 
     target = args.epsilon if args.epsilon is not None else args.paper_eps
     check_number_text(target, "--epsilon" if args.epsilon is not None else "--paper-eps")
+    in_range_option(target, "--epsilon" if args.epsilon is not None else "--paper-eps", *EPSILON_RANGE)
     check_number_text(args.sensitivity, "--sensitivity")
     fam, head, problem = _problem_of(args, target)
     o = optimizer.optimize(problem, args.sensitivity)
@@ -249,6 +252,7 @@ def compare_command(args: argparse.Namespace) -> int:
     eps_values = args.epsilon if args.epsilon is not None else args.paper_eps
     for e in eps_values or []:
         check_number_text(e, "--epsilon" if args.epsilon is not None else "--paper-eps")
+        in_range_option(e, "--epsilon" if args.epsilon is not None else "--paper-eps", *EPSILON_RANGE)
     check_number_text(args.sensitivity, "--sensitivity")
     if eps_values is None and not args.figure_4:
         raise UsageError("one of the arguments --epsilon --paper-eps --figure-4 is required")

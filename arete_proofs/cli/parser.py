@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from .._validation import PrecisionError
 from .._version import __version__
 from . import account, aggregate, certify, check, density, epsilon, floor, noises, optimize, region, simulate, verify
-from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser, progress
+from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser, check_shared_options, progress
 
 #: Commands that print their own progress lines (the others get :func:`main`'s heartbeat).
 OWN_PROGRESS = ("verify", "certify", "certify-region", "check")
@@ -140,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = None
     try:
         args = parser.parse_args(argv)
+        check_shared_options(args)
         # a heartbeat on stderr for a command running over 10 s (none for those with their own progress)
         with progress(args.command, every=HEARTBEAT,
                       quiet=getattr(args, "quiet", False) or args.command in OWN_PROGRESS), \

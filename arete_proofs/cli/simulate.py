@@ -14,6 +14,7 @@ import json
 from .._validation import PrecisionError
 from ._common import (
     DEFAULT_DIGITS,
+    EPSILON_RANGE,
     UsageError,
     add_quiet_option,
     add_sensitivity_option,
@@ -21,6 +22,7 @@ from ._common import (
     check_writable,
     command,
     format_value,
+    in_range_option,
     positive_option,
     progress,
 )
@@ -134,7 +136,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--rounds must be at least 2 (an empirical variance needs two rounds), got {args.rounds}")
     # two distributed sums (the noise's shares and Laplace shares), parties x rounds draws each
     check_draws(2 * args.parties * args.rounds, f"--parties {args.parties} x --rounds {args.rounds} (x 2 sums)")
-    positive_option(args.epsilon, "--epsilon")
+    in_range_option(args.epsilon, "--epsilon", *EPSILON_RANGE)
     positive_option(args.sensitivity, "--sensitivity")
     given = [x for x in (args.alpha, args.theta, args.lam) if x is not None]
     arete_noise = args.noise in (None, "arete", "arete_gauss")

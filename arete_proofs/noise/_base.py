@@ -165,12 +165,16 @@ class Parameter:
     ``name``: the paper's name (a Python identifier); ``domain``: a key of the domains
     (``positive``, ``nonnegative``, ``unit``, ``integer``, ``real``); ``doc``: one line;
     ``flag``: the command-line flag (default ``--name``); ``default``: ``None`` (required),
-    a value, or a callable of the other (already checked) parameters.  Arete's
+    a value, or a callable of the other (already checked) parameters; ``bounds``: ``(lo, hi)``,
+    decimal strings, the closed range the family's engines are tested on (a value outside it is
+    refused, naming the parameter and the range, before any computation starts).  Arete's
     :math:`\lambda` (Definition 9):
 
     >>> p = Parameter("lam", "positive", "Laplace scale lambda > 0")
     >>> p.cli_flag, p.domain_text
     ('--lam', 'positive and finite')
+    >>> Parameter("a", "positive", "DLap decay a > 0", bounds=("1e-6", "1e3")).domain_text
+    'in [1e-6, 1e3]'
     """
 
     name: str
@@ -178,10 +182,15 @@ class Parameter:
     doc: str
     flag: str | None = None
     default: Any = None
+    bounds: tuple[str, str] | None = None
 
     def __post_init__(self):
         if self.domain not in _DOMAINS:
             raise ValueError(f"unknown parameter domain {self.domain!r}")
+        if self.bounds is not None:
+            lo, hi = (mp.mpf(b) for b in self.bounds)
+            if not (_DOMAINS[self.domain][0](lo) and lo <= hi):
+                raise ValueError(f"bounds {self.bounds!r} of {self.name} are not a range inside its domain")
 
     @property
     def cli_flag(self) -> str:
@@ -190,7 +199,10 @@ class Parameter:
 
     @property
     def domain_text(self) -> str:
-        """The domain in words (``positive and finite``)."""
+        """The domain in words (``positive and finite``; with bounds, ``in [lo, hi]``)."""
+        if self.bounds is not None:
+            text = f"in [{self.bounds[0]}, {self.bounds[1]}]"
+            return ("an integer " + text) if self.domain == "integer" else text
         return _DOMAINS[self.domain][1]
 
 
@@ -223,6 +235,11 @@ def _check_value(p: Parameter, raw):
         ok, text = _DOMAINS[p.domain]
         if not ok(x):
             raise ValueError(f"{p.name} must be {text}, got {raw!r}")
+        # a relative slack of 1e-15: the same value re-made at another precision stays inside
+        if p.bounds is not None and not (mp.mpf(p.bounds[0]) * (1 - mp.mpf("1e-15")) <= x
+                                         <= mp.mpf(p.bounds[1]) * (1 + mp.mpf("1e-15"))):
+            raise ValueError(f"{p.name} must be {p.domain_text} (the range this family's engines are tested on), "
+                             f"got {raw!r}")
     return x
 
 

@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+from mpmath import mp
 
 from ._base import _exact, _positive_scale, scale_value, Noise, Parameter
 from ._shares import gamma_shares
@@ -47,16 +48,21 @@ class AreteGaussNoise(Noise):
     title = "Arete + Gaussian: X1 - X2 + Y + N, N ~ N(0, sigma^2)"
     reference = "beyond the paper: Gaussian smoothing of the Gamma difference"
     parameters = (
-        Parameter("alpha", "positive", "Gamma shape alpha > 0"),
-        Parameter("theta", "positive", "Gamma scale theta > 0"),
-        Parameter("lam", "nonnegative", "Laplace scale lambda >= 0 (0: no Laplace part)"),
-        Parameter("sigma", "positive", "Gaussian part's standard deviation sigma > 0"),
+        Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-7", "10")),
+        Parameter("theta", "positive", "Gamma scale theta > 0", bounds=("1e-12", "1e12")),
+        Parameter("lam", "nonnegative", "Laplace scale lambda >= 0 (0: no Laplace part)", bounds=("0", "1e12")),
+        Parameter("sigma", "positive", "Gaussian part's standard deviation sigma > 0", bounds=("1e-12", "1e12")),
     )
     infinitely_divisible = True
     symmetric_unimodal = True
     supports = frozenset({"exact", "float", "tight_epsilon", "certify", "account", "optimize", "sample",
                           "shares", "scipy"})
     deploy_with = "gdl"  # float64 samplers here (experiments); that integer family samples exactly
+
+    def _check(self, values):
+        """``lam`` is 0 (no Laplace part) or a scale in the tested range [1e-12, 1e12]."""
+        if 0 < values["lam"] < mp.mpf("1e-12") * (1 - mp.mpf("1e-15")):
+            raise ValueError(f"lam must be 0 (no Laplace part) or in [1e-12, 1e12], got {self._params['lam']!r}")
 
     def _args(self):
         p = self._params

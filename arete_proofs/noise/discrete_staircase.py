@@ -58,9 +58,9 @@ class DiscreteStaircaseNoise(Noise):
     reference = ("Geng & Viswanath (IEEE Trans. IT 2016), discrete setting; Geng, Kairouz, Oh & Viswanath "
                  "(IEEE JSTSP 2015)")
     parameters = (
-        Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps"),
+        Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps", bounds=("1e-6", "1e3")),
         Parameter("Delta", "integer", "integer sensitivity Delta >= 1 (the period; default 1)",
-                  flag="--staircase-delta", default=1),
+                  flag="--staircase-delta", default=1, bounds=("1", "1000000")),
         Parameter("r", "integer", "width r in [1, Delta] of the first step (default: optimal for E|X|)",
                   flag="--staircase-r", default=_r_star),
     )

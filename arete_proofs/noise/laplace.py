@@ -38,7 +38,7 @@ class LaplaceNoise(Noise):
     name = "laplace"
     title = "Laplace: density exp(-|t|/lam) / (2 lam)"
     reference = "Pagh & Stausholm (ALT 2022), Definition 23 and Lemma 26 (the Laplace mechanism)"
-    parameters = (Parameter("lam", "positive", "Laplace scale lambda > 0"),)
+    parameters = (Parameter("lam", "positive", "Laplace scale lambda > 0", bounds=("1e-12", "1e12")),)
     infinitely_divisible = True
     symmetric_unimodal = True
     supports = frozenset({"exact", "float", "tight_epsilon", "certify", "account", "sample", "shares", "scipy"})

@@ -46,11 +46,11 @@ class LatticeGaussTopNoise(LatticeGaussNoise):
     title = "lattice + Gaussian, top rate: h (sum_{i<m} i DLap(a) + m DLap(a_top)) + N(0, sigma^2)"
     reference = "beyond both papers: lattice_gauss with the top scale's own rate"
     parameters = (
-        Parameter("a", "positive", "DLap rate a > 0 of the scales i < m"),
-        Parameter("a_top", "positive", "DLap rate 0 < a_top <= a of the top scale m", flag="--a-top"),
-        Parameter("m", "integer", "number of scales m >= 2"),
-        Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0"),
-        Parameter("h", "positive", "lattice step h > 0 (Delta/m)"),
+        Parameter("a", "positive", "DLap rate a > 0 of the scales i < m", bounds=("1e-6", "1e3")),
+        Parameter("a_top", "positive", "DLap rate 0 < a_top <= a of the top scale m", flag="--a-top", bounds=("1e-6", "1e3")),
+        Parameter("m", "integer", "number of scales m >= 2", bounds=("1", "100000")),
+        Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0", bounds=("1e-12", "1e12")),
+        Parameter("h", "positive", "lattice step h > 0 (Delta/m)", bounds=("1e-12", "1e12")),
     )
     supports = LatticeGaussNoise.supports - {"scipy", "account"}
 

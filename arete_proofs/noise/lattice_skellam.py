@@ -53,10 +53,10 @@ class LatticeSkellamNoise(IntegerTable, Noise):
     title = "lattice + Skellam: h sum_{i=1}^m i DLap(a) + Poisson(mu) - Poisson(mu), on the integers"
     reference = "beyond both papers: the discrete analogue of lattice + Gaussian"
     parameters = (
-        Parameter("a", "positive", "DLap rate a > 0 of the lattice part"),
-        Parameter("m", "integer", "number of scales m >= 1"),
-        Parameter("mu", "positive", "Poisson mean mu > 0 of each side of the Skellam smoothing"),
-        Parameter("h", "integer", "lattice step h >= 1, an integer (about Delta/m)"),
+        Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=("1e-6", "1e3")),
+        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "100000")),
+        Parameter("mu", "positive", "Poisson mean mu > 0 of each side of the Skellam smoothing", bounds=("1e-12", "1e5")),
+        Parameter("h", "integer", "lattice step h >= 1, an integer (about Delta/m)", bounds=("1", "1000000")),
     )
     infinitely_divisible = True
     symmetric_unimodal = False

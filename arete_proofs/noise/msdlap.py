@@ -152,8 +152,8 @@ class MsdlapNoise(IntegerTable, Noise):
     title = "MSDLap: sum_{i=1}^m i X_i, X_i iid DLap(a), on the integers"
     reference = "Harrison & Manurangsi (FORC 2025), Theorem 16 (a = eps, m = Delta)"
     parameters = (
-        Parameter("a", "positive", "DLap rate a > 0 (pmf tanh(a/2) e^{-a|k|})"),
-        Parameter("m", "integer", "number of scales m >= 1 (Theorem 16: m = Delta)"),
+        Parameter("a", "positive", "DLap rate a > 0 (pmf tanh(a/2) e^{-a|k|})", bounds=("1e-6", "1e3")),
+        Parameter("m", "integer", "number of scales m >= 1 (Theorem 16: m = Delta)", bounds=("1", "100000")),
     )
     infinitely_divisible = True
     symmetric_unimodal = False

@@ -54,8 +54,8 @@ class StaircaseNoise(Noise):
     title = "Staircase SC(gamma, Delta) at level eps: a(gamma) exp(-eps N(|t|)), N(u) = floor(u/Delta + 1 - gamma)"
     reference = "Pagh & Stausholm (ALT 2022), Lemma 27; Geng & Viswanath (2016)"
     parameters = (
-        Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps"),
-        Parameter("Delta", "positive", "step width Delta > 0 (default 1)", flag="--staircase-delta", default=1),
+        Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps", bounds=("1e-6", "1e3")),
+        Parameter("Delta", "positive", "step width Delta > 0 (default 1)", flag="--staircase-delta", default=1, bounds=("1e-12", "1e12")),
         Parameter("gamma", "unit", "fraction gamma of the first step (default: optimal for E|X|)",
                   default=_gamma_star),
     )
