@@ -113,11 +113,11 @@ def test_sample_bad_input(capsys, tmp_path):
 
 
 def test_sample_refuses_parameters_that_underflow_float64(capsys, tmp_path):
-    # issue 16: at --paper-eps 1e6, alpha = e^(-250000) became 0.0 and the error said
-    # "alpha must be positive, got 0.0"; now it says the value underflows float64
+    # at --paper-eps 1e6, alpha = e^(-250000) became 0.0 and the error said "alpha must be positive, got 0.0";
+    # the CLI now refuses such an eps by its range, and the library says the value underflows float64
     code, _, err = run(capsys, "sample", "--paper-eps", "1e6", "--size", "3", "--seed", "1",
                        "--out", tmp_path / "x.npy")
-    assert code == 2 and "alpha" in err and "underflows float64" in err
+    assert code == 2 and "--paper-eps must be in [1e-6, 1e3]" in err
     with pytest.raises(ValueError, match="lam = 1e-400 underflows"):
         sampling.arete(0.5, 1.0, "1e-400", 3, rng=1)
     with pytest.raises(ValueError, match="alpha must be positive"):

@@ -59,7 +59,7 @@ class AreteNoise(Noise):
     title = "Arete: X1 - X2 + Y, X1, X2 ~ Gamma(alpha, theta), Y ~ Laplace(lam)"
     reference = "Pagh & Stausholm (ALT 2022), Definitions 1 and 9; Lemma 2, Lemma 3, Lemma 10"
     parameters = (
-        Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-7", "10")),
+        Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-300", "100")),
         Parameter("theta", "positive", "Gamma scale theta > 0", bounds=("1e-12", "1e12")),
         Parameter("lam", "positive", "Laplace scale lambda > 0", bounds=("1e-12", "1e12")),
     )

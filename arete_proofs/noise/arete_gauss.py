@@ -48,7 +48,7 @@ class AreteGaussNoise(Noise):
     title = "Arete + Gaussian: X1 - X2 + Y + N, N ~ N(0, sigma^2)"
     reference = "beyond the paper: Gaussian smoothing of the Gamma difference"
     parameters = (
-        Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-7", "10")),
+        Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-300", "100")),
         Parameter("theta", "positive", "Gamma scale theta > 0", bounds=("1e-12", "1e12")),
         Parameter("lam", "nonnegative", "Laplace scale lambda >= 0 (0: no Laplace part)", bounds=("0", "1e12")),
         Parameter("sigma", "positive", "Gaussian part's standard deviation sigma > 0", bounds=("1e-12", "1e12")),

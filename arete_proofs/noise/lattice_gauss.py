@@ -41,7 +41,7 @@ class LatticeGaussNoise(LatticeNoise):
     reference = "beyond both papers: Theorem 21's lattice with Gaussian smoothing"
     parameters = (
         Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "100000")),
+        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "1000000000")),
         Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0", bounds=("1e-12", "1e12")),
         Parameter("h", "positive", "lattice step h > 0 (Delta/m in the frontier)", bounds=("1e-12", "1e12")),
     )

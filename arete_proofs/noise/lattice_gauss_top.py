@@ -48,7 +48,7 @@ class LatticeGaussTopNoise(LatticeGaussNoise):
     parameters = (
         Parameter("a", "positive", "DLap rate a > 0 of the scales i < m", bounds=("1e-6", "1e3")),
         Parameter("a_top", "positive", "DLap rate 0 < a_top <= a of the top scale m", flag="--a-top", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 2", bounds=("1", "100000")),
+        Parameter("m", "integer", "number of scales m >= 2", bounds=("1", "1000000000")),
         Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0", bounds=("1e-12", "1e12")),
         Parameter("h", "positive", "lattice step h > 0 (Delta/m)", bounds=("1e-12", "1e12")),
     )

@@ -303,7 +303,7 @@ class LatticeLaplaceNoise(LatticeNoise):
     reference = "Harrison & Manurangsi (FORC 2025), Theorem 21 (a = eps - 1, m = ceil(e^{eps/3}), h = 2b = Delta/m)"
     parameters = (
         Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "100000")),
+        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "1000000000")),
         Parameter("b", "positive", "Laplace scale b > 0 of the smoothing", bounds=("1e-12", "1e12")),
         Parameter("h", "positive", "lattice step h > 0 (Theorem 21: Delta/m)", bounds=("1e-12", "1e12")),
     )

@@ -54,7 +54,7 @@ class LatticeSkellamNoise(IntegerTable, Noise):
     reference = "beyond both papers: the discrete analogue of lattice + Gaussian"
     parameters = (
         Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "100000")),
+        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "1000000000")),
         Parameter("mu", "positive", "Poisson mean mu > 0 of each side of the Skellam smoothing", bounds=("1e-12", "1e5")),
         Parameter("h", "integer", "lattice step h >= 1, an integer (about Delta/m)", bounds=("1", "1000000")),
     )

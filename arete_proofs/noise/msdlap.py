@@ -153,7 +153,7 @@ class MsdlapNoise(IntegerTable, Noise):
     reference = "Harrison & Manurangsi (FORC 2025), Theorem 16 (a = eps, m = Delta)"
     parameters = (
         Parameter("a", "positive", "DLap rate a > 0 (pmf tanh(a/2) e^{-a|k|})", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 1 (Theorem 16: m = Delta)", bounds=("1", "100000")),
+        Parameter("m", "integer", "number of scales m >= 1 (Theorem 16: m = Delta)", bounds=("1", "1000000000")),
     )
     infinitely_divisible = True
     symmetric_unimodal = False
