@@ -1,12 +1,13 @@
-"""The values ``arete epsilon``, ``account``, ``certify`` and ``sample`` print for ``--noise NAME`` are the library's.
+"""The values ``arete epsilon``, ``account``, ``certify``, ``sample`` and ``compare`` print for ``--noise NAME`` are
+the library's.
 
 For every family of ``noise.FAMILIES`` (one case each in :data:`CASES`; a family added without a case fails
 :func:`test_every_family_is_covered`) the printed numbers, text and ``--json``, equal the library's values at
 the printed digits.  The reference is the public library called on ``noise.make(name, **params)``:
 ``Noise.tight_epsilon``/``mean_abs``/``var`` (``epsilon``), ``privacy.accounting.hockey_stick`` or, for the
-lattice laws, ``privacy.accounting_lattice.lattice_account`` (``account``), ``Noise.certify`` (``certify``) and
-``Noise.sample`` (``sample``).  A family that does not support a command is refused with exit 2 and one line
-naming ``--noise``.  The cases whose computation takes seconds (the Gaussian parts, the lattice accounting) are
+lattice laws, ``privacy.accounting_lattice.lattice_account`` (``account``), ``Noise.certify`` (``certify``),
+``Noise.sample`` (``sample``) and ``privacy.optimizer.optimize`` of the family's search problem (``compare``).
+A family that does not support a command is refused with exit 2 and one line naming ``--noise``.  The cases whose computation takes seconds (the Gaussian parts, the lattice accounting) are
 ``slow``.
 """
 
@@ -173,6 +174,42 @@ def test_sample_writes_the_librarys_draws(capsys, family, tmp_path):
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     assert np.array_equal(np.load(out_file), np.asarray(z.sample(5, 7)))
+
+
+# --------------------------------------------------------------------------- compare --noise (optimised rows)
+
+#: the target eps of the compare rows (the optimiser's confirmation takes seconds to a minute per family)
+COMPARE_EPS = "8"
+
+
+def _compare_families():
+    """Every family but Arete (``compare``'s own rows); those with an optimiser run it twice (``slow``)."""
+    return [pytest.param(n, id=n, marks=[pytest.mark.slow] if "optimize" in noise.family(n).supports else [])
+            for n in sorted(CASES) if n != "arete"]
+
+
+@pytest.mark.parametrize("family", _compare_families())
+def test_compare_noise_rows_are_the_optimisers(capsys, family):
+    """``arete compare --noise NAME --json``: the row of NAME is ``optimizer.optimize`` of the family's search
+    problem (E|Z|, Var Z and the certified epsilon bound, at the printed digits); a family without an optimiser
+    is refused naming ``--noise``."""
+    argv = ["compare", "--epsilon", COMPARE_EPS, "--noise", family, "--json", "--quiet"]
+    cls = noise.family(family)
+    if "optimize" not in cls.supports:
+        _refused_naming_noise(capsys, family, *argv)
+        return
+    from arete_proofs.privacy import optimizer
+
+    o = optimizer.optimize(cls.search_problem(COMPARE_EPS, objective="mean_abs"), "1")
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    doc = json.loads(out)
+    rows = doc["gauss"] if family == "arete_gauss" else doc["noises"][family]
+    assert len(rows) == 1 and rows[0]["eps"] == COMPARE_EPS
+    assert rows[0]["mean_abs"] == format_value(o.mean_abs, 12)
+    assert rows[0]["variance"] == format_value(o.variance, 12)
+    assert rows[0]["epsilon_upper"] == format_bound(o.epsilon_upper, 15, upward=True)
+    assert mp.mpf(rows[0]["epsilon_upper"]) <= mp.mpf(COMPARE_EPS)
 
 
 # --------------------------------------------------------------------------- the checks can fail

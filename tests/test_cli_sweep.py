@@ -392,6 +392,14 @@ def test_path_options(command, name, kind, tmp_path):
     (["verify", "--variant", "no-such-file.toml"], "--variant no-such-file.toml: cannot read"),
     (["compare", "--epsilon", "8", "--families", "abc"], "--families: unknown family"),   # after the table (19 s)
     (["compare", "--epsilon", "8", "--noise", "abc"], "--noise: unknown noise"),          # after the table (14 s)
+    (["epsilon", "--noise", "msdlap", "--a", "1e-6", "--m", "5"], "(at --noise msdlap --a 1e-6 --m 5)"),  # the engine's
+    (["epsilon", "--noise", "dlap", "--a", "1e-300"], "--a must be in [1e-6, 1e3]"),   # was a ZeroDivisionError
+    (["account", "--noise", "laplace", "--lam", "1", "--epsilon", "1", "--sensitivity", "1e30"],
+     "--sensitivity must be in [1e-12, 1e12]"),               # was "--lam = 1 is too small next to ..."
+    (["verify", "--statement", "lemma-2", "--workers", str(10**30)], "--workers must be at least 1 and at most"),
+    (["sample", "--noise", "laplace", "--lam", "1", "--size", "3", "--seed", "-1", "--out", "never-written.npy"],
+     "--seed must be a non-negative"),
+    (["density", "--noise", "laplace", "--lam", "1", "--", "nan"], "point must be a real number"),   # was "x must"
 ])
 def test_a_refusal_names_the_users_flag(argv, says):
     if argv[0] == "check":

@@ -108,6 +108,26 @@ def _option_names(parser: argparse.ArgumentParser, args) -> dict[str, str]:
     return names
 
 
+def _at_the_users_options(message: str, argv: Sequence[str], names: dict[str, str]) -> str:
+    """``message`` (an engine's refusal that names no option) followed by the options the user gave for the
+    noise and the sensitivity, so that the line says which input it refuses.
+
+    >>> _at_the_users_options("the cover needs too many cells", ["epsilon", "--noise", "arete_gauss", "--alpha",
+    ...                       "0.5", "--sigma", "1e-12", "--quiet"], {"alpha": "--alpha", "sigma": "--sigma"})
+    'the cover needs too many cells (at --noise arete_gauss --alpha 0.5 --sigma 1e-12)'
+    >>> _at_the_users_options("--m 9 is beyond ...", ["epsilon", "--m", "9"], {"m": "--m"})
+    '--m 9 is beyond ...'
+    """
+    if "--" in message:
+        return message
+    from ..noise import FAMILIES
+
+    noise_flags = {p.cli_flag for fam in FAMILIES.values() for p in fam.parameters}
+    flags = {"--noise", "--sensitivity", "--paper-eps", "--epsilon", "--delta"} | (noise_flags & set(names.values()))
+    given = [f"{a} {argv[i + 1]}" for i, a in enumerate(argv[:-1]) if a in flags and not argv[i + 1].startswith("--")]
+    return f"{message} (at {' '.join(given)})" if given else message
+
+
 def _with_option_name(message: str, names: dict[str, str]) -> str:
     """``message`` with its leading parameter name (``alpha must be ...``) said as the user's flag.
 
@@ -163,7 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = " ".join(str(exc).split())
         if args is not None:
             try:
-                message = _with_option_name(message, _option_names(parser, args))
+                names = _option_names(parser, args)
+                message = _at_the_users_options(_with_option_name(message, names), argv, names)
             except Exception:  # noqa: BLE001 - the message as it is
                 pass
         return _error(message)

@@ -166,8 +166,9 @@ class Parameter:
     (``positive``, ``nonnegative``, ``unit``, ``integer``, ``real``); ``doc``: one line;
     ``flag``: the command-line flag (default ``--name``); ``default``: ``None`` (required),
     a value, or a callable of the other (already checked) parameters; ``bounds``: ``(lo, hi)``,
-    decimal strings, the closed range the family's engines are tested on (a value outside it is
-    refused, naming the parameter and the range, before any computation starts).  Arete's
+    decimal strings, the closed range the family accepts: a value outside it is refused, naming the
+    parameter and the range, before any computation starts (out there the engines fail or run
+    without end); inside it an engine may still refuse a combination of values, in one line.  Arete's
     :math:`\lambda` (Definition 9):
 
     >>> p = Parameter("lam", "positive", "Laplace scale lambda > 0")
@@ -238,8 +239,7 @@ def _check_value(p: Parameter, raw):
         # a relative slack of 1e-15: the same value re-made at another precision stays inside
         if p.bounds is not None and not (mp.mpf(p.bounds[0]) * (1 - mp.mpf("1e-15")) <= x
                                          <= mp.mpf(p.bounds[1]) * (1 + mp.mpf("1e-15"))):
-            raise ValueError(f"{p.name} must be {p.domain_text} (the range this family's engines are tested on), "
-                             f"got {raw!r}")
+            raise ValueError(f"{p.name} must be {p.domain_text} (the range this family accepts), got {raw!r}")
     return x
 
 
