@@ -400,10 +400,17 @@ def test_path_options(command, name, kind, tmp_path):
     (["sample", "--noise", "laplace", "--lam", "1", "--size", "3", "--seed", "-1", "--out", "never-written.npy"],
      "--seed must be a non-negative"),
     (["density", "--noise", "laplace", "--lam", "1", "--", "nan"], "point must be a real number"),   # was "x must"
+    (["epsilon", "--noise", "lattice_skellam", "--a", "2", "--m", "2", "--mu", "1e5", "--h", "1"],
+     "does not converge at these parameters"),                 # was mpmath's NoConvergence, exit 1
+    (["epsilon", "--noise", "lattice_skellam", "--a", "2", "--m", "2", "--mu", "0.5", "--h", "1000000"],
+     "(at --noise lattice_skellam"),                           # was a ZeroDivisionError, exit 1
+    (["certify", "--noise", "lattice_gauss_top", "--a", "1e3", "--a-top", "1.5", "--m", "2", "--sigma", "0.3",
+      "--h", "0.5", "--quiet"], "(at --noise lattice_gauss_top"),   # was a ZeroDivisionError, exit 1
 ])
 def test_a_refusal_names_the_users_flag(argv, says):
-    if argv[0] == "check":
+    if argv[0] in ("check", "certify"):
         pytest.importorskip("flint")
+    if argv[0] == "check":
         argv = [argv[0], str(Path(__file__).parent.parent / argv[1]), *argv[2:]]
     t0 = time.monotonic()
     code, _, lines = check(argv, says.split()[0])

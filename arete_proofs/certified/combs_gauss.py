@@ -567,7 +567,8 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
     with _precision(prec):
         comb = _Comb(w, ra, bits=comb_prec)
         for _ in range(2):   # the estimate is not a bound: probe the table where it cancels most (small k)
-            worst = max((float(b.rad()) / abs(float(b.mid())) if b.mid() != 0 else math.inf)
+            # a midpoint below float64's range counts as 0 (its relative error is then unknown: inf)
+            worst = max((float(b.rad()) / abs(float(b.mid())) if float(b.mid()) != 0 else math.inf)
                         for b in comb.q_table(min(2 * mm + 2, 4000)))
             if worst <= 2.0 ** (-prec / 2):
                 break

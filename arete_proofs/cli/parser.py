@@ -15,6 +15,8 @@ import traceback
 import warnings
 from collections.abc import Sequence
 
+from mpmath.libmp import NoConvergence
+
 from .._validation import PrecisionError
 from .._version import __version__
 from . import account, aggregate, certify, check, density, epsilon, floor, noises, optimize, region, simulate, verify
@@ -185,6 +187,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 names = _option_names(parser, args)
                 message = _at_the_users_options(_with_option_name(message, names), argv, names)
+            except Exception:  # noqa: BLE001 - the message as it is
+                pass
+        return _error(message)
+    except NoConvergence as exc:  # mpmath: a series or a root finder beyond its range at this input
+        if _debug():
+            traceback.print_exc()
+        message = f"the computation does not converge at these parameters (mpmath: {_describe(exc)})"
+        if args is not None:
+            try:
+                message = _at_the_users_options(message, argv, _option_names(parser, args))
             except Exception:  # noqa: BLE001 - the message as it is
                 pass
         return _error(message)

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from mpmath import mp
 
-from .._validation import GUARD_DIGITS, integer_sensitivity, resolve_digits
+from .._validation import GUARD_DIGITS, PrecisionError, integer_sensitivity, resolve_digits
 from ..distributions.comb import msdlap_components, tail_constants, tail_error_bound
 from ..distributions.lattice_skellam import (
     check_params,
@@ -152,6 +152,10 @@ def rho_bound(n, C, E0, th, lam_t, Gmin, mu, h):
     phi = chernoff_phi(n + h, mu, lam_t)
     first = E0 * mp.exp(-th * n / h) * M(lam_t + th / h) if E0 else mp.zero
     second = max(C) * mp.exp(-phi * (n + h)) * M(lam_t + phi)
+    if not min(C) * Gmin > 0:
+        raise PrecisionError(f"the tail bound of item 3 degenerates here (its denominator underflows at mu = "
+                             f"{mp.nstr(mu, 6)}, h = {h}): a lattice step this long next to the Skellam part is out of "
+                             "the engine's range")
     return (first + second) / (min(C) * Gmin)
 
 
