@@ -30,6 +30,7 @@ __all__ = [
     "resolve_digits",
     "to_mpf",
     "positive",
+    "in_closed_range",
     "finite_real",
     "real",
     "exact_point",
@@ -169,6 +170,18 @@ def positive(value, name: str):
     if x <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
     return x
+
+
+def in_closed_range(x, lo: str, hi: str) -> bool:
+    """Whether the ``mpf`` ``x`` lies in ``[lo, hi]`` (decimal strings), with a relative slack of 1e-15 so that the
+    same value parsed at another precision stays inside.
+
+    >>> in_closed_range(mp.mpf("1e-12") * (1 - mp.mpf("1e-20")), "1e-12", "1e12"), in_closed_range(mp.mpf(2), "0", "1")
+    (True, False)
+    """
+    with mp.workdps(max(mp.dps, 30)):
+        slack = mp.mpf("1e-15")
+        return mp.mpf(lo) * (1 - slack) <= x <= mp.mpf(hi) * (1 + slack)
 
 
 def exact_point(x, name: str = "t"):

@@ -13,8 +13,8 @@ computation, so the hostile values never reach an engine.  A command's documente
 
 The fast tier runs one value per option (rotating through :data:`VALUES`, so each command meets every value; the
 commands whose minimal run takes seconds meet only the values refused at once); ``slow`` runs the full cross
-product, a noise flag on every family that owns it (about a minute on 2 cores).  Options that are not swept, and why, are :data:`NOT_SWEPT`; the path options have their own cases
-(:func:`test_path_options`).
+product, a noise flag on every family that owns it.  Options that are not swept, and why, are :data:`NOT_SWEPT`;
+the path options have their own cases (:func:`test_path_options`).
 """
 
 from __future__ import annotations
@@ -266,7 +266,7 @@ def test_sweep(command, name, value, fam, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("command, name, value, fam", _cases(slow=True))
 def test_sweep_every_value(command, name, value, fam, tmp_path):
-    """The full product: every option, every value, every family owning a noise flag (about a minute on 2 cores)."""
+    """The full product: every option, every value, every family owning a noise flag."""
     _check_case(command, name, value, tmp_path, fam)
 
 

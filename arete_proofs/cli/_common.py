@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import mpmath
 from mpmath import mp
 
-from .._validation import MAX_DIGITS
+from .._validation import MAX_DIGITS, in_closed_range
+from ..noise._base import EPS_BOUNDS, SCALE_BOUNDS
 
 PROG = "arete"
 DEFAULT_DIGITS = 15
@@ -383,11 +384,12 @@ class progress:
         return False
 
 
-#: The sensitivities the commands are tested on.  The engines are scale-covariant, but their float64 searches
-#: place cells at the noise's own scales, which must stay within about 1e12 of the sensitivity.
-SENSITIVITY_RANGE = ("1e-12", "1e12")
-#: The privacy levels eps the optimiser, Lemma 3's parameters (``--paper-eps``) and the simulation are tested on.
-EPSILON_RANGE = ("1e-6", "1e3")
+#: The sensitivities the commands accept: a length scale, in the range of the noise families' scales.  The engines
+#: are scale-covariant, but their float64 searches place cells at the noise's own scales.
+SENSITIVITY_RANGE = SCALE_BOUNDS
+#: The privacy levels eps the optimiser, Lemma 3's parameters (``--paper-eps``) and the simulation accept: those of
+#: the Staircase families' ``--staircase-eps``.
+EPSILON_RANGE = EPS_BOUNDS
 #: Most worker processes a command starts (``--workers``): more than any machine it is meant for.
 MAX_WORKERS = 256
 
@@ -403,9 +405,8 @@ def in_range_option(text, option: str, lo: str, hi: str):
     8.5
     """
     value = positive_option(text, option)
-    with mp.workdps(30):
-        if not mp.mpf(lo) * (1 - mp.mpf("1e-15")) <= value <= mp.mpf(hi) * (1 + mp.mpf("1e-15")):
-            raise UsageError(f"{option} must be in [{lo}, {hi}], got {str(text)!r}")
+    if not in_closed_range(value, lo, hi):
+        raise UsageError(f"{option} must be in [{lo}, {hi}], got {str(text)!r}")
     return value
 
 

@@ -23,7 +23,6 @@ from ._common import (
     UsageError,
     add_quiet_option,
     add_sensitivity_option,
-    check_number_text,
     command,
     format_bound,
     format_value,
@@ -128,9 +127,7 @@ def optimize_command(args: argparse.Namespace) -> int:
     from ..privacy import errors, optimizer
 
     target = args.epsilon if args.epsilon is not None else args.paper_eps
-    check_number_text(target, "--epsilon" if args.epsilon is not None else "--paper-eps")
     in_range_option(target, "--epsilon" if args.epsilon is not None else "--paper-eps", *EPSILON_RANGE)
-    check_number_text(args.sensitivity, "--sensitivity")
     fam, head, problem = _problem_of(args, target)
     o = optimizer.optimize(problem, args.sensitivity)
     lines = {k: repr(v) for k, v in o.params.items()}
@@ -251,9 +248,7 @@ def compare_command(args: argparse.Namespace) -> int:
 
     eps_values = args.epsilon if args.epsilon is not None else args.paper_eps
     for e in eps_values or []:
-        check_number_text(e, "--epsilon" if args.epsilon is not None else "--paper-eps")
         in_range_option(e, "--epsilon" if args.epsilon is not None else "--paper-eps", *EPSILON_RANGE)
-    check_number_text(args.sensitivity, "--sensitivity")
     if eps_values is None and not args.figure_4:
         raise UsageError("one of the arguments --epsilon --paper-eps --figure-4 is required")
     from ..noise import FAMILIES

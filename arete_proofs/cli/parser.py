@@ -175,7 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, PrecisionError) as exc:
+    except (ValueError, PrecisionError, NoConvergence) as exc:
+        # NoConvergence: mpmath's series or root finder beyond its range at this input
         if _debug():
             traceback.print_exc()
         # a refusal that names a parameter says it with the command-line flag (noise.TooCostly; a family's
@@ -183,20 +184,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if callable(getattr(exc, "cli_message", None)):
             return _error(exc.cli_message())
         message = " ".join(str(exc).split())
+        if isinstance(exc, NoConvergence):
+            message = f"the computation does not converge at these parameters (mpmath: {message})"
         if args is not None:
             try:
                 names = _option_names(parser, args)
                 message = _at_the_users_options(_with_option_name(message, names), argv, names)
-            except Exception:  # noqa: BLE001 - the message as it is
-                pass
-        return _error(message)
-    except NoConvergence as exc:  # mpmath: a series or a root finder beyond its range at this input
-        if _debug():
-            traceback.print_exc()
-        message = f"the computation does not converge at these parameters (mpmath: {_describe(exc)})"
-        if args is not None:
-            try:
-                message = _at_the_users_options(message, argv, _option_names(parser, args))
             except Exception:  # noqa: BLE001 - the message as it is
                 pass
         return _error(message)

@@ -23,7 +23,6 @@ from ._common import (
     command,
     format_value,
     in_range_option,
-    positive_option,
     progress,
 )
 from ._noise import add_noise_options, resolve_noise, tight_epsilon_of
@@ -137,7 +136,6 @@ def simulate_command(args: argparse.Namespace) -> int:
     # two distributed sums (the noise's shares and Laplace shares), parties x rounds draws each
     check_draws(2 * args.parties * args.rounds, f"--parties {args.parties} x --rounds {args.rounds} (x 2 sums)")
     in_range_option(args.epsilon, "--epsilon", *EPSILON_RANGE)
-    positive_option(args.sensitivity, "--sensitivity")
     given = [x for x in (args.alpha, args.theta, args.lam) if x is not None]
     arete_noise = args.noise in (None, "arete", "arete_gauss")
     default = arete_noise and not given

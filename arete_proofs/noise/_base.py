@@ -63,7 +63,7 @@ from typing import Any, ClassVar
 
 from mpmath import mp
 
-from .._validation import exact_point, floor_point, parse_precision  # noqa: F401  (floor_point: the families import it from here)
+from .._validation import exact_point, floor_point, in_closed_range, parse_precision  # noqa: F401  (floor_point: the families import it from here)
 
 __all__ = [
     "CAPABILITIES",
@@ -147,6 +147,14 @@ SIZE_OPERATIONS = {
     "sample": "draws and shares",
 }
 
+
+#: The ranges the families accept (:attr:`Parameter.bounds`): a length scale (lambda, theta, sigma, b, h, the
+#: Staircase's Delta), a DLap/NB rate a, a lattice size m (the cost model, :meth:`Noise.check_size`, refuses
+#: what this machine cannot compute well below its top), a privacy level eps.
+SCALE_BOUNDS = ("1e-12", "1e12")
+RATE_BOUNDS = ("1e-6", "1e3")
+SIZE_BOUNDS = ("1", "1000000000")
+EPS_BOUNDS = ("1e-6", "1e3")
 
 #: Domains of a parameter, with the test and how it reads in a message.
 _DOMAINS = {
@@ -236,9 +244,7 @@ def _check_value(p: Parameter, raw):
         ok, text = _DOMAINS[p.domain]
         if not ok(x):
             raise ValueError(f"{p.name} must be {text}, got {raw!r}")
-        # a relative slack of 1e-15: the same value re-made at another precision stays inside
-        if p.bounds is not None and not (mp.mpf(p.bounds[0]) * (1 - mp.mpf("1e-15")) <= x
-                                         <= mp.mpf(p.bounds[1]) * (1 + mp.mpf("1e-15"))):
+        if p.bounds is not None and not in_closed_range(x, *p.bounds):
             raise ValueError(f"{p.name} must be {p.domain_text} (the range this family accepts), got {raw!r}")
     return x
 

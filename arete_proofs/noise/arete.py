@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 
-from ._base import _exact, _positive_scale, scale_value, SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult
+from ._base import _exact, _positive_scale, scale_value, SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, SCALE_BOUNDS
 from ._shares import gamma_shares
 
 __all__ = ["AreteNoise", "tight_result"]
@@ -60,8 +60,8 @@ class AreteNoise(Noise):
     reference = "Pagh & Stausholm (ALT 2022), Definitions 1 and 9; Lemma 2, Lemma 3, Lemma 10"
     parameters = (
         Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-300", "100")),
-        Parameter("theta", "positive", "Gamma scale theta > 0", bounds=("1e-12", "1e12")),
-        Parameter("lam", "positive", "Laplace scale lambda > 0", bounds=("1e-12", "1e12")),
+        Parameter("theta", "positive", "Gamma scale theta > 0", bounds=SCALE_BOUNDS),
+        Parameter("lam", "positive", "Laplace scale lambda > 0", bounds=SCALE_BOUNDS),
     )
     infinitely_divisible = True
     symmetric_unimodal = True

@@ -27,9 +27,8 @@ True
 
 from __future__ import annotations
 
-from mpmath import mp
-
-from ._base import _exact, _positive_scale, scale_value, Noise, Parameter
+from .._validation import in_closed_range
+from ._base import _exact, _positive_scale, scale_value, Noise, Parameter, SCALE_BOUNDS
 from ._shares import gamma_shares
 from .arete import tight_result
 
@@ -49,9 +48,10 @@ class AreteGaussNoise(Noise):
     reference = "beyond the paper: Gaussian smoothing of the Gamma difference"
     parameters = (
         Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-300", "100")),
-        Parameter("theta", "positive", "Gamma scale theta > 0", bounds=("1e-12", "1e12")),
-        Parameter("lam", "nonnegative", "Laplace scale lambda >= 0 (0: no Laplace part)", bounds=("0", "1e12")),
-        Parameter("sigma", "positive", "Gaussian part's standard deviation sigma > 0", bounds=("1e-12", "1e12")),
+        Parameter("theta", "positive", "Gamma scale theta > 0", bounds=SCALE_BOUNDS),
+        Parameter("lam", "nonnegative", "Laplace scale lambda >= 0 (0: no Laplace part)",
+                  bounds=("0", SCALE_BOUNDS[1])),
+        Parameter("sigma", "positive", "Gaussian part's standard deviation sigma > 0", bounds=SCALE_BOUNDS),
     )
     infinitely_divisible = True
     symmetric_unimodal = True
@@ -60,9 +60,10 @@ class AreteGaussNoise(Noise):
     deploy_with = "gdl"  # float64 samplers here (experiments); that integer family samples exactly
 
     def _check(self, values):
-        """``lam`` is 0 (no Laplace part) or a scale in the tested range [1e-12, 1e12]."""
-        if 0 < values["lam"] < mp.mpf("1e-12") * (1 - mp.mpf("1e-15")):
-            raise ValueError(f"lam must be 0 (no Laplace part) or in [1e-12, 1e12], got {self._params['lam']!r}")
+        """``lam`` is 0 (no Laplace part) or a scale in :data:`~arete_proofs.noise._base.SCALE_BOUNDS`."""
+        if values["lam"] != 0 and not in_closed_range(values["lam"], *SCALE_BOUNDS):
+            lo, hi = SCALE_BOUNDS
+            raise ValueError(f"lam must be 0 (no Laplace part) or in [{lo}, {hi}], got {self._params['lam']!r}")
 
     def _args(self):
         p = self._params

@@ -28,7 +28,7 @@ import numpy as np
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS
-from ._base import SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, each, on_integers
+from ._base import SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, each, on_integers, EPS_BOUNDS
 
 __all__ = ["DiscreteStaircaseNoise"]
 
@@ -58,7 +58,8 @@ class DiscreteStaircaseNoise(Noise):
     reference = ("Geng & Viswanath (IEEE Trans. IT 2016), discrete setting; Geng, Kairouz, Oh & Viswanath "
                  "(IEEE JSTSP 2015)")
     parameters = (
-        Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps", bounds=("1e-6", "1e3")),
+        Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps",
+                  bounds=EPS_BOUNDS),
         Parameter("Delta", "integer", "integer sensitivity Delta >= 1 (the period; default 1)",
                   flag="--staircase-delta", default=1, bounds=("1", "1000000")),
         Parameter("r", "integer", "width r in [1, Delta] of the first step (default: optimal for E|X|)",

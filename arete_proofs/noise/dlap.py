@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from mpmath import mp
 
-from ._base import Parameter, each, on_integers
+from ._base import Parameter, each, on_integers, RATE_BOUNDS
 from .gdl import GDLNoise
 
 __all__ = ["DLapNoise"]
@@ -39,7 +39,7 @@ class DLapNoise(GDLNoise):
     name = "dlap"
     title = "discrete Laplace: tanh(a/2) exp(-a|k|) on the integers (= GDL(1, a))"
     reference = "Harrison & Manurangsi (FORC 2025), notation (DLap(a) = GDL(1, a)); Ghosh et al. (2009)"
-    parameters = (Parameter("a", "positive", "decay a > 0: pmf tanh(a/2) exp(-a|k|)", bounds=("1e-6", "1e3")),)
+    parameters = (Parameter("a", "positive", "decay a > 0: pmf tanh(a/2) exp(-a|k|)", bounds=RATE_BOUNDS),)
 
     def _beta_a(self):
         return 1, self.a

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, NotSupported, Parameter, TightResult, each, on_integers
+from ._base import Noise, NotSupported, Parameter, TightResult, each, on_integers, RATE_BOUNDS
 
 __all__ = ["GDLNoise", "nb_variates", "gdl_variates"]
 
@@ -111,8 +111,9 @@ class GDLNoise(Noise):
     name = "gdl"
     title = "generalized discrete Laplace: NB(beta, 1 - e^-a) - NB(beta, 1 - e^-a) on the integers"
     reference = "Harrison & Manurangsi (FORC 2025), Section 4, Theorem 13 (pmf: 2F1 closed form)"
-    parameters = (Parameter("beta", "positive", "negative-binomial shape beta > 0 (beta = 1: DLap(a))", bounds=("1e-9", "1e3")),
-                  Parameter("a", "positive", "decay a > 0: the NB success probability is 1 - e^-a", bounds=("1e-6", "1e3")))
+    parameters = (Parameter("beta", "positive", "negative-binomial shape beta > 0 (beta = 1: DLap(a))",
+                            bounds=("1e-9", "1e3")),
+                  Parameter("a", "positive", "decay a > 0: the NB success probability is 1 - e^-a", bounds=RATE_BOUNDS))
     infinitely_divisible = True
     symmetric_unimodal = True
     integer_valued = True

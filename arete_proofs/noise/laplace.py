@@ -22,7 +22,9 @@ import numpy as np
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, parse_precision, positive, real
-from ._base import _exact, _positive_scale, scale_value, SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, each
+from ._base import (
+    _exact, _positive_scale, scale_value, SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, each, SCALE_BOUNDS,
+)
 from ._shares import gamma_shares
 
 __all__ = ["LaplaceNoise"]
@@ -38,7 +40,7 @@ class LaplaceNoise(Noise):
     name = "laplace"
     title = "Laplace: density exp(-|t|/lam) / (2 lam)"
     reference = "Pagh & Stausholm (ALT 2022), Definition 23 and Lemma 26 (the Laplace mechanism)"
-    parameters = (Parameter("lam", "positive", "Laplace scale lambda > 0", bounds=("1e-12", "1e12")),)
+    parameters = (Parameter("lam", "positive", "Laplace scale lambda > 0", bounds=SCALE_BOUNDS),)
     infinitely_divisible = True
     symmetric_unimodal = True
     supports = frozenset({"exact", "float", "tight_epsilon", "certify", "account", "sample", "shares", "scipy"})

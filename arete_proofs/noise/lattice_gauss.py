@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from ._base import NotSupported, Parameter
+from ._base import NotSupported, Parameter, RATE_BOUNDS, SCALE_BOUNDS, SIZE_BOUNDS
 from .lattice_laplace import LatticeNoise
 
 __all__ = ["SUM_PRIVACY_CERTIFY_M", "LatticeGaussNoise"]
@@ -40,10 +40,10 @@ class LatticeGaussNoise(LatticeNoise):
     title = "lattice + Gaussian: h sum_{i=1}^m i DLap(a) + N(0, sigma^2)"
     reference = "beyond both papers: Theorem 21's lattice with Gaussian smoothing"
     parameters = (
-        Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "1000000000")),
-        Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0", bounds=("1e-12", "1e12")),
-        Parameter("h", "positive", "lattice step h > 0 (Delta/m in the frontier)", bounds=("1e-12", "1e12")),
+        Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=RATE_BOUNDS),
+        Parameter("m", "integer", "number of scales m >= 1", bounds=SIZE_BOUNDS),
+        Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0", bounds=SCALE_BOUNDS),
+        Parameter("h", "positive", "lattice step h > 0 (Delta/m in the frontier)", bounds=SCALE_BOUNDS),
     )
     kernel = "gauss"
     scale_name = "sigma"

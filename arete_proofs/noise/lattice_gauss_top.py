@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from ._base import Parameter
+from ._base import Parameter, RATE_BOUNDS, SCALE_BOUNDS, SIZE_BOUNDS
 from .lattice_gauss import LatticeGaussNoise
 
 __all__ = ["LatticeGaussTopNoise"]
@@ -46,11 +46,12 @@ class LatticeGaussTopNoise(LatticeGaussNoise):
     title = "lattice + Gaussian, top rate: h (sum_{i<m} i DLap(a) + m DLap(a_top)) + N(0, sigma^2)"
     reference = "beyond both papers: lattice_gauss with the top scale's own rate"
     parameters = (
-        Parameter("a", "positive", "DLap rate a > 0 of the scales i < m", bounds=("1e-6", "1e3")),
-        Parameter("a_top", "positive", "DLap rate 0 < a_top <= a of the top scale m", flag="--a-top", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 2", bounds=("1", "1000000000")),
-        Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0", bounds=("1e-12", "1e12")),
-        Parameter("h", "positive", "lattice step h > 0 (Delta/m)", bounds=("1e-12", "1e12")),
+        Parameter("a", "positive", "DLap rate a > 0 of the scales i < m", bounds=RATE_BOUNDS),
+        Parameter("a_top", "positive", "DLap rate 0 < a_top <= a of the top scale m", flag="--a-top",
+                  bounds=RATE_BOUNDS),
+        Parameter("m", "integer", "number of scales m >= 2", bounds=SIZE_BOUNDS),
+        Parameter("sigma", "positive", "Gaussian smoothing's standard deviation sigma > 0", bounds=SCALE_BOUNDS),
+        Parameter("h", "positive", "lattice step h > 0 (Delta/m)", bounds=SCALE_BOUNDS),
     )
     supports = LatticeGaussNoise.supports - {"scipy", "account"}
 

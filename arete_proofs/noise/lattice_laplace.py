@@ -24,7 +24,7 @@ import functools
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, Parameter, each
+from ._base import Noise, Parameter, each, RATE_BOUNDS, SCALE_BOUNDS, SIZE_BOUNDS
 from ._shares import Shares
 from .msdlap import COMB_SIZE_LIMITS, LatticeSum, comb_tight_result, nb_lattice_draw
 
@@ -302,10 +302,10 @@ class LatticeLaplaceNoise(LatticeNoise):
     title = "lattice + Laplace: h sum_{i=1}^m i DLap(a) + Laplace(b)"
     reference = "Harrison & Manurangsi (FORC 2025), Theorem 21 (a = eps - 1, m = ceil(e^{eps/3}), h = 2b = Delta/m)"
     parameters = (
-        Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "1000000000")),
-        Parameter("b", "positive", "Laplace scale b > 0 of the smoothing", bounds=("1e-12", "1e12")),
-        Parameter("h", "positive", "lattice step h > 0 (Theorem 21: Delta/m)", bounds=("1e-12", "1e12")),
+        Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=RATE_BOUNDS),
+        Parameter("m", "integer", "number of scales m >= 1", bounds=SIZE_BOUNDS),
+        Parameter("b", "positive", "Laplace scale b > 0 of the smoothing", bounds=SCALE_BOUNDS),
+        Parameter("h", "positive", "lattice step h > 0 (Theorem 21: Delta/m)", bounds=SCALE_BOUNDS),
     )
     kernel = "laplace"
     scale_name = "b"

@@ -24,7 +24,7 @@ import functools
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, Parameter, each, floor_point, integer_point
+from ._base import Noise, Parameter, each, floor_point, integer_point, RATE_BOUNDS, SIZE_BOUNDS
 from ._shares import Shares
 from .msdlap import COMB_SIZE_LIMITS, IntegerTable, LatticeSum, comb_tight_result, nb_lattice_draw
 
@@ -53,9 +53,10 @@ class LatticeSkellamNoise(IntegerTable, Noise):
     title = "lattice + Skellam: h sum_{i=1}^m i DLap(a) + Poisson(mu) - Poisson(mu), on the integers"
     reference = "beyond both papers: the discrete analogue of lattice + Gaussian"
     parameters = (
-        Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 1", bounds=("1", "1000000000")),
-        Parameter("mu", "positive", "Poisson mean mu > 0 of each side of the Skellam smoothing", bounds=("1e-12", "1e5")),
+        Parameter("a", "positive", "DLap rate a > 0 of the lattice part", bounds=RATE_BOUNDS),
+        Parameter("m", "integer", "number of scales m >= 1", bounds=SIZE_BOUNDS),
+        Parameter("mu", "positive", "Poisson mean mu > 0 of each side of the Skellam smoothing",
+                  bounds=("1e-12", "1e5")),
         Parameter("h", "integer", "lattice step h >= 1, an integer (about Delta/m)", bounds=("1", "1000000")),
     )
     infinitely_divisible = True

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from mpmath import mp
 
-from ._base import Noise, Parameter, TightResult, floor_point, integer_point
+from ._base import Noise, Parameter, TightResult, floor_point, integer_point, RATE_BOUNDS, SIZE_BOUNDS
 from ._shares import Shares
 
 __all__ = ["COMB_SIZE_LIMITS", "IntegerTable", "MsdlapNoise", "comb_tight_result", "nb_lattice_draw", "LatticeSum"]
@@ -152,8 +152,8 @@ class MsdlapNoise(IntegerTable, Noise):
     title = "MSDLap: sum_{i=1}^m i X_i, X_i iid DLap(a), on the integers"
     reference = "Harrison & Manurangsi (FORC 2025), Theorem 16 (a = eps, m = Delta)"
     parameters = (
-        Parameter("a", "positive", "DLap rate a > 0 (pmf tanh(a/2) e^{-a|k|})", bounds=("1e-6", "1e3")),
-        Parameter("m", "integer", "number of scales m >= 1 (Theorem 16: m = Delta)", bounds=("1", "1000000000")),
+        Parameter("a", "positive", "DLap rate a > 0 (pmf tanh(a/2) e^{-a|k|})", bounds=RATE_BOUNDS),
+        Parameter("m", "integer", "number of scales m >= 1 (Theorem 16: m = Delta)", bounds=SIZE_BOUNDS),
     )
     infinitely_divisible = True
     symmetric_unimodal = False

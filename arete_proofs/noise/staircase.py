@@ -30,7 +30,10 @@ import numpy as np
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS
-from ._base import _exact, _positive_scale, scale_value, SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, each
+from ._base import (
+    _exact, _positive_scale, scale_value, SYMMETRIC_UNIMODAL, Noise, Parameter, TightResult, each, EPS_BOUNDS,
+    SCALE_BOUNDS,
+)
 
 __all__ = ["StaircaseNoise"]
 
@@ -54,8 +57,10 @@ class StaircaseNoise(Noise):
     title = "Staircase SC(gamma, Delta) at level eps: a(gamma) exp(-eps N(|t|)), N(u) = floor(u/Delta + 1 - gamma)"
     reference = "Pagh & Stausholm (ALT 2022), Lemma 27; Geng & Viswanath (2016)"
     parameters = (
-        Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps", bounds=("1e-6", "1e3")),
-        Parameter("Delta", "positive", "step width Delta > 0 (default 1)", flag="--staircase-delta", default=1, bounds=("1e-12", "1e12")),
+        Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps",
+                  bounds=EPS_BOUNDS),
+        Parameter("Delta", "positive", "step width Delta > 0 (default 1)", flag="--staircase-delta", default=1,
+                  bounds=SCALE_BOUNDS),
         Parameter("gamma", "unit", "fraction gamma of the first step (default: optimal for E|X|)",
                   default=_gamma_star),
     )

@@ -30,7 +30,7 @@ import math
 import numpy as np
 from mpmath import mp
 
-from ._base import Parameter
+from ._base import Parameter, RATE_BOUNDS, SCALE_BOUNDS
 from ._shares import Shares
 from .lattice_laplace import LatticeNoise, _txt
 from .msdlap import LatticeSum, comb_tight_result
@@ -86,10 +86,12 @@ class TransformedGDLNoise(LatticeNoise):
     reference = ("Harrison & Manurangsi (FORC 2025), remark after Theorem 21 (our reading: h = Delta/m, "
                  "b = Delta/(2m) for a GDL designed for sensitivity m)")
     parameters = (
-        Parameter("beta", "positive", "negative-binomial shape beta > 0 of the GDL (beta = 1: DLap(a))", bounds=("1e-9", "1e3")),
-        Parameter("a", "positive", "GDL rate a > 0 (per lattice step; a < h/b)", bounds=("1e-6", "1e3")),
-        Parameter("b", "positive", "Laplace scale b > 0 of the smoothing (default reading: Delta/(2m))", bounds=("1e-12", "1e12")),
-        Parameter("h", "positive", "lattice step h > 0 (default reading: Delta/m)", bounds=("1e-12", "1e12")),
+        Parameter("beta", "positive", "negative-binomial shape beta > 0 of the GDL (beta = 1: DLap(a))",
+                  bounds=("1e-9", "1e3")),
+        Parameter("a", "positive", "GDL rate a > 0 (per lattice step; a < h/b)", bounds=RATE_BOUNDS),
+        Parameter("b", "positive", "Laplace scale b > 0 of the smoothing (default reading: Delta/(2m))",
+                  bounds=SCALE_BOUNDS),
+        Parameter("h", "positive", "lattice step h > 0 (default reading: Delta/m)", bounds=SCALE_BOUNDS),
     )
     kernel = "laplace"
     scale_name = "b"
