@@ -47,7 +47,7 @@ class AreteGaussNoise(Noise):
     title = "Arete + Gaussian: X1 - X2 + Y + N, N ~ N(0, sigma^2)"
     reference = "beyond the paper: Gaussian smoothing of the Gamma difference"
     parameters = (
-        Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-300", "100")),
+        Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-7", "100")),
         Parameter("theta", "positive", "Gamma scale theta > 0", bounds=SCALE_BOUNDS),
         Parameter("lam", "nonnegative", "Laplace scale lambda >= 0 (0: no Laplace part)",
                   bounds=("0", SCALE_BOUNDS[1])),
