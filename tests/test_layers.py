@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: root names the layer of a module (``arete_proofs.chain.registry`` is in ``chain``).
 #: ``arete_proofs`` itself (its ``__init__``, which re-exports) and ``__main__`` are on top.
 LAYERS = (
-    ("_validation", "_version", "check"),  # core: precision, argument checks, the version; the certificate checker
+    ("_validation", "_version", "_workload", "check"),  # core: precision, argument checks, the version; the certificate checker
     ("distributions", "reference"),  # exact densities; the independent methods that test them
     ("privacy",),  # tight epsilon, loss curves, errors, optimizer
     ("mechanisms", "chain"),  # samplers and mechanisms; the proof chain and its checks

@@ -73,10 +73,23 @@ def _up(x, n):
     return _dec(_frac(x.upper()), n, math.ceil)
 
 
+def _floor_log10(q) -> int:
+    r""":math:`\lfloor\log_{10}|q|\rfloor` of a nonzero rational, exactly (no float: ``q`` may be below 1e-308).
+
+    >>> [_floor_log10(Fraction(x)) for x in ("5", "0.5", "9.9", "10", "1/3", "1e-400")]
+    [0, -1, 0, 1, -1, -400]
+    """
+    q = abs(Fraction(q))
+    e = len(str(q.numerator)) - len(str(q.denominator))  # floor(log10 q) is e or e - 1
+    return e if q >= Fraction(10) ** e else e - 1
+
+
 def _dec(q, n, rnd):
     if q == 0:
         return "0"
-    e = math.floor(math.log10(abs(q))) - n + 1
+    f = abs(float(q))
+    # float64's log10 where q is in its range (the recorded certificates' digits were printed so), exact outside it
+    e = (math.floor(math.log10(f)) if 1e-300 < f < 1e300 else _floor_log10(q)) - n + 1
     scaled = q / Fraction(10) ** e if e >= 0 else q * Fraction(10) ** (-e)
     from decimal import Decimal
 

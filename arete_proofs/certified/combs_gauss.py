@@ -94,6 +94,7 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .._workload import MAX_KERNEL_TERMS, check_work
 from .comb_balls import _ball, _CertificateReport, _Comb, _comb_parts, _default_theta, _exact, _int, _precision, _txt
 from .gauss_cells import DipCells, _bq, _cell_G, _down, _qmax, _up
 
@@ -583,6 +584,11 @@ def certify_lattice_gauss(a, m, sigma, h, Delta=1, *, tol="1e-6", prec=128, thet
             _default_theta(comb) if comb.gap is not None else Fraction(1))
         E0 = comb.E0(th) if comb.gap is not None else _ball(Fraction(0))
         if R is None:   # truncation: 4 Cmax term(R-1) below 2^-prec relative to F >= Cmin e^{-lambda-beta/8}
+            # the loop below ends near x = (lambda + sqrt(lambda^2 + 2 beta prec ln 2)) / beta: refuse a width
+            # sigma/h (beta = h^2/sigma^2) whose sums no machine can do, before counting up to it
+            reach = (lamf + math.sqrt(lamf * lamf + 2 * betaf * (prec * math.log(2) + 50))) / betaf
+            check_work("the certificate's Gaussian sums", 2 * reach, MAX_KERNEL_TERMS, "lattice terms per value",
+                       seconds_each=1e-4, grows_with="sigma/h (the Gaussian part's width in lattice steps)")
             R = 3
             lim_log = -(prec * math.log(2)) - lamf - betaf / 8 + math.log(float(comb.cmin.mid()) / 
                                                                           float(comb.cmax.mid()) / 4)

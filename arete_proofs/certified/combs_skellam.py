@@ -37,6 +37,7 @@ import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from .._workload import check_work
 
 from .comb_balls import (
     CombCertificate,
@@ -104,6 +105,10 @@ def _sliding(lo, hi, Delta, count, offset):
     return float(a.max()), float(b.max()), i
 
 
+#: Most R^2 units of the kernel's work in :func:`_at` (about 6e-6 s each: one hour).
+_MAX_KERNEL_WORK = 6e8
+
+
 def certify_lattice_skellam(a, m, mu, h, Delta, *, digits=8, prec=None, theta=None, phi=None, R=None,
                             K_prime=None, _variant=None):
     r"""Certified :math:`\varepsilon^*` of :math:`h\,\mathrm{MSDLap}(a, m) + \mathrm{Sk}(\mu)` over every integer shift :math:`|s| \le \Delta`.
@@ -155,6 +160,9 @@ def _at(w, aq, muq, h, D, d, P, theta, phi, R, K_prime, variant):
                 break
             R = int(R * 1.3) + 10
     R = int(R)
+    # the kernel's 2R + 1 Bessel balls and the window's sums over them: about R^2 products (mu = 1000, R = 2.5e3: 38 s)
+    check_work("the certificate's Skellam kernel", float(R) ** 2, _MAX_KERNEL_WORK, "kernel-window products",
+               seconds_each=6e-6, grows_with="mu (the kernel's radius about 2 mu sinh(a/(m h)) + 14 sqrt(2 mu))")
     ph_k = _phi(R + 1, mu_f, lam_tq)
     ktail = comb.cmax * _tail(R, ph_k, mu2, lam_t)
     e2 = (-mu2).exp()

@@ -568,6 +568,9 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
 
         from ..privacy import tight_gauss
 
+        if progress:
+            print("certify (sigma): the numeric search for the maximum (tight_gauss, 8 digits) ...", file=sys.stderr,
+                  flush=True)
         try:
             r = tight_gauss.tight_epsilon(aq, thq, laq, sgq, dq, digits=8)
             with mp.workdps(20):
@@ -626,6 +629,10 @@ def certify_epsilon_gauss(alpha, theta, lam, sigma, Delta=1, *, target=None, tol
         history = []
         while True:
             rounds += 1
+            if progress and rounds == 1:
+                print(f"certify (sigma): round 1: {len(pts) - 1} cells on [0, {float(T):.4g}], "
+                      f"{2 * len(pts)} certified density values ({time.perf_counter() - t_start:.0f} s)",
+                      file=sys.stderr, flush=True)
             ell.need(pts + [p + dq for p in pts])
             Ls = [ell[p] - ell[p + dq] for p in pts]
             k_best = max(range(len(pts)), key=lambda i: float(Ls[i].lower()))

@@ -384,6 +384,37 @@ class progress:
         return False
 
 
+class estimates:
+    """Context manager: the library's work estimates (:mod:`arete_proofs._workload`, logger ``arete_proofs``, level
+    ``INFO``) as ``arete: ...`` lines on stderr while the body runs; none with ``quiet``."""
+
+    def __init__(self, *, quiet: bool = False):
+        self.quiet = quiet
+
+    def __enter__(self):
+        import logging
+        import sys
+
+        from .._workload import LOG
+
+        self._handler = None
+        if not self.quiet:
+            self._handler = logging.StreamHandler(sys.stderr)
+            self._handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+            self._level = LOG.level
+            LOG.addHandler(self._handler)
+            LOG.setLevel(logging.INFO)
+        return self
+
+    def __exit__(self, *exc):
+        if self._handler is not None:
+            from .._workload import LOG
+
+            LOG.removeHandler(self._handler)
+            LOG.setLevel(self._level)
+        return False
+
+
 #: The sensitivities the commands accept: a length scale, in the range of the noise families' scales.  The engines
 #: are scale-covariant, but their float64 searches place cells at the noise's own scales.
 SENSITIVITY_RANGE = SCALE_BOUNDS

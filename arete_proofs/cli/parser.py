@@ -20,7 +20,8 @@ from mpmath.libmp import NoConvergence
 from .._validation import PrecisionError
 from .._version import __version__
 from . import account, aggregate, certify, check, density, epsilon, floor, noises, optimize, region, simulate, verify
-from ._common import COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser, check_shared_options, progress
+from ._common import (COMMANDS, DESCRIPTION, EXIT_USAGE, PROG, _Command, _Parser, check_shared_options, estimates,
+                      progress)
 
 #: Commands that print their own progress lines (the others get :func:`main`'s heartbeat).
 OWN_PROGRESS = ("verify", "certify", "certify-region", "check")
@@ -164,9 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         check_shared_options(args)
         # a heartbeat on stderr for a command running over 10 s (none for those with their own progress)
-        with progress(args.command, every=HEARTBEAT,
-                      quiet=getattr(args, "quiet", False) or args.command in OWN_PROGRESS), \
-                warnings.catch_warnings():
+        quiet = getattr(args, "quiet", False)
+        with progress(args.command, every=HEARTBEAT, quiet=quiet or args.command in OWN_PROGRESS), \
+                estimates(quiet=quiet), warnings.catch_warnings():
             # numpy's overflow/underflow warnings of an extreme input are not the user's error line
             warnings.simplefilter("ignore", RuntimeWarning)
             return args.run(args)
@@ -175,10 +176,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, PrecisionError, NoConvergence) as exc:
-        # NoConvergence: mpmath's series or root finder beyond its range at this input
+    except (ValueError, PrecisionError, NoConvergence, ArithmeticError) as exc:
+        # NoConvergence: mpmath's series or root finder beyond its range at this input; a plain ArithmeticError:
+        # an engine that could not reach its accuracy there (its subclasses ZeroDivisionError, OverflowError,
+        # FloatingPointError are not refusals: below)
         if _debug():
             traceback.print_exc()
+        if isinstance(exc, OverflowError):
+            return _error(f"a number is out of range ({_describe(exc)}): use smaller or larger parameters")
+        if isinstance(exc, (ZeroDivisionError, FloatingPointError)):
+            return _internal(exc)
         # a refusal that names a parameter says it with the command-line flag (noise.TooCostly; a family's
         # or the library's ValueError that begins with the parameter's name)
         if callable(getattr(exc, "cli_message", None)):
@@ -186,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = " ".join(str(exc).split())
         if isinstance(exc, NoConvergence):
             message = f"the computation does not converge at these parameters (mpmath: {message})"
+        elif type(exc) is ArithmeticError:
+            message = f"the computation cannot reach its accuracy at these parameters ({message})"
         if args is not None:
             try:
                 names = _option_names(parser, args)
@@ -197,10 +206,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _debug():
             traceback.print_exc()
         return _error(f"out of memory ({_describe(exc)}): the input asks for too much; use smaller sizes")
-    except OverflowError as exc:
-        if _debug():
-            traceback.print_exc()
-        return _error(f"a number is out of range ({_describe(exc)}): use smaller or larger parameters")
     except ImportError as exc:  # an optional extra that is not installed
         if _debug():
             traceback.print_exc()
@@ -208,7 +213,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last resort: never a traceback without ARETE_DEBUG
         if _debug():
             traceback.print_exc()
-        message = " ".join(f"{type(exc).__name__}: {_describe(exc)}".split())[:300]
-        print(f"{PROG}: internal error: {message} (a bug; run with ARETE_DEBUG=1 for the traceback and "
-              "please report it)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+def _internal(exc) -> int:
+    """An exception that is a bug: one line saying so (``ARETE_DEBUG=1`` shows the traceback), exit :data:`EXIT_INTERNAL`."""
+    message = " ".join(f"{type(exc).__name__}: {_describe(exc)}".split())[:300]
+    print(f"{PROG}: internal error: {message} (a bug; run with ARETE_DEBUG=1 for the traceback and "
+          "please report it)", file=sys.stderr)
+    return EXIT_INTERNAL

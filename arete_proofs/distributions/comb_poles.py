@@ -289,5 +289,7 @@ def cancellation_bits(weights, rates):
     a = [float(x) for x in rates]
     hmax, cbar = pole_magnitudes(w, a)
     var = sum(wc * wc * 2 * math.exp(-x) / (-math.expm1(-x)) ** 2 for wc, x in zip(w, a))
-    lg_qmin = (min(0.0, -0.5 * math.log(2 * math.pi * var)) - max(a)) / math.log(2)
+    # a variance that underflows (every rate beyond ~700) is below 1/(2 pi): that term is 0
+    lg_qmin = (min(0.0, -0.5 * math.log(2 * math.pi * var)) if var > 0 else 0.0) - max(a)
+    lg_qmin /= math.log(2)
     return max(hmax, cbar, 0.0) - lg_qmin

@@ -52,6 +52,7 @@ from fractions import Fraction
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, exact_point, floor_point, parse_precision, positive, resolve_digits
+from .._workload import check_work
 
 __all__ = ["pmf", "logpmf", "cdf", "sf", "mean_abs", "var", "pmf_range", "logpmf_float"]
 
@@ -170,6 +171,9 @@ def _ratio_bound(k, beta, q):
 #: The stopping test of the tail sums runs every this many steps (stopping later only adds terms).
 _CHECK_EVERY = 16
 
+#: Most steps of one tail sum (about 1.5e-5 s each: one hour; see :func:`_tail`).
+MAX_RECURRENCE_STEPS = 2.4e8
+
 
 def _run(n0, beta, a, wd, *, stop=None, count=None, weight=False):
     """Forward recurrence from p_{n0}, p_{n0+1} (closed form) at precision ``wd``.
@@ -231,6 +235,10 @@ def _extra(beta, a, d, steps=None):
 
 def _tail(n0, beta, a, d, weight=False):
     """sum_{k >= n0} p_k (or k p_k) to ``d`` digits (n0 >= 0)."""
+    af, dd = float(a), d + GUARD_DIGITS
+    steps = (dd * 2.303 + max(0.0, -math.log(af)) + 3 * abs(float(beta) - 1) * math.log(dd / af + 10) + 10) / af
+    check_work("the GDL's tail sum", steps, MAX_RECURRENCE_STEPS, "recurrence steps", seconds_each=1.5e-5,
+               grows_with="1/a (the tail's decay per step) and the digits")
     wd = d + GUARD_DIGITS + _extra(beta, a, d + GUARD_DIGITS)
     for _ in range(6):
         with mp.workdps(wd):

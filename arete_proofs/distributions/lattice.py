@@ -40,6 +40,7 @@ from __future__ import annotations
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, positive, resolve_digits
+from .._workload import MAX_KERNEL_TERMS, MAX_WINDOW_POINTS, check_work
 from .comb import _check, comb_pmf, dominant, tail_constants, comb_var, msdlap_components
 
 __all__ = ["LatticeLaw", "lattice_laplace", "lattice_gauss", "theorem21_parameters"]
@@ -144,6 +145,8 @@ class LatticeLaw:
         """
         if self.limit:
             return
+        check_work("the lattice pmf's table", K, MAX_WINDOW_POINTS, "lattice points", seconds_each=1e-5,
+                   grows_with="1/a (the integer law's slowest decay per lattice step) and the digits")
         if self.src is not None:
             tab = self.src.table(int(K), self.dps)
         else:
@@ -261,8 +264,26 @@ class LatticeLaw:
         with mp.workdps(self.dps):
             return mp.log(self.pdf(t))
 
+    def gauss_terms(self) -> float:
+        r"""Lattice terms one Gaussian density value sums (an estimate of :meth:`pdf`'s stopping rule, both
+        directions): the kernel's reach :math:`\sigma(3 + \sqrt{2\,\mathrm{dps}\ln 10})` and the ratio rule's
+        :math:`u > \sigma^2(\lambda + \ln 2)/h`, each in lattice steps :math:`h`.
+
+        >>> LatticeLaw(["2"] * 2, [1, 2], "0.5", kernel="gauss", scale="0.3", digits=12).gauss_terms() < 40
+        True
+        """
+        with mp.workdps(15):
+            r = self.s / self.h
+            reach = r * (3 + mp.sqrt(2 * self.dps * mp.log(10)))
+            ratio = r * r * (self.lam + mp.log(2))
+            return float(2 * max(reach, ratio) + 3)
+
     def _gauss_pdf(self, t):
         sg, h = self.s, self.h
+        if not getattr(self, "_terms_checked", False):
+            check_work("one density value of the lattice law", self.gauss_terms(), MAX_KERNEL_TERMS, "lattice terms",
+                       seconds_each=1e-4, grows_with="sigma/h (the Gaussian part's width in lattice steps)")
+            self._terms_checked = True
         k0 = int(mp.nint(t / h))
         tol = mp.mpf(10) ** (-self.dps)
         phi = lambda u: mp.exp(-(u / sg) ** 2 / 2) / (sg * mp.sqrt(2 * mp.pi))  # noqa: E731

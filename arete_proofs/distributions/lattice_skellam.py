@@ -39,6 +39,7 @@ import math
 from mpmath import mp
 
 from .._validation import GUARD_DIGITS, exponent_digits, positive, resolve_digits
+from .._workload import MAX_KERNEL_TERMS, check_work
 from .comb import (
     _int,
     comb_mean_abs,
@@ -145,6 +146,8 @@ def tilted_kernel(R, mu, lam_t):
     True
     """
     mu, lam_t = mp.mpf(mu), mp.mpf(lam_t)
+    check_work("the tilted Skellam kernel", R + 1, MAX_KERNEL_TERMS, "Bessel values", seconds_each=1.5e-4,
+               grows_with="the tilt a/(m h) per lattice step (its radius about e^(a/(m h))) and mu")
     x = 2 * mu
     e = mp.exp(-x)
     I = [mp.besseli(j, x) * e for j in range(R + 1)]

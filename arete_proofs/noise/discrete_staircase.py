@@ -61,7 +61,7 @@ class DiscreteStaircaseNoise(Noise):
         Parameter("eps", "positive", "privacy level eps > 0 of the staircase", flag="--staircase-eps",
                   bounds=EPS_BOUNDS),
         Parameter("Delta", "integer", "integer sensitivity Delta >= 1 (the period; default 1)",
-                  flag="--staircase-delta", default=1, bounds=("1", "1000000")),
+                  flag="--staircase-delta", default=1, bounds=("1", "100000")),
         Parameter("r", "integer", "width r in [1, Delta] of the first step (default: optimal for E|X|)",
                   flag="--staircase-r", default=_r_star),
     )

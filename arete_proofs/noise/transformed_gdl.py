@@ -87,7 +87,7 @@ class TransformedGDLNoise(LatticeNoise):
                  "b = Delta/(2m) for a GDL designed for sensitivity m)")
     parameters = (
         Parameter("beta", "positive", "negative-binomial shape beta > 0 of the GDL (beta = 1: DLap(a))",
-                  bounds=("1e-9", "1e3")),
+                  bounds=("1e-9", "500")),
         Parameter("a", "positive", "GDL rate a > 0 (per lattice step; a < h/b)", bounds=RATE_BOUNDS),
         Parameter("b", "positive", "Laplace scale b > 0 of the smoothing (default reading: Delta/(2m))",
                   bounds=SCALE_BOUNDS),

@@ -119,6 +119,7 @@ from dataclasses import dataclass
 from mpmath import mp
 
 from .._validation import positive, resolve_digits
+from .._workload import MAX_WINDOW_POINTS, check_work
 from ..distributions.comb import msdlap_components, tail_error_bound
 from ..distributions.lattice import LatticeLaw, theorem21_parameters
 
@@ -380,6 +381,13 @@ def _gauss_candidates(law, Delta, t0, t1, grid, refine, steps):
 
 
 # -- the driver -------------------------------------------------------------------------------------
+#: What a lattice law's window :math:`T/h` grows with (a :class:`~arete_proofs._workload.TooMuchWork` message).
+_WINDOW_GROWS = ("the window T/h in lattice steps: 1/a (the comb's slowest decay per step), the smoothing scale "
+                 "(b or sigma) against h, and the digits")
+#: Most kernel terms the Gaussian scans may sum (about 1e-4 s each: one hour).
+MAX_SCAN_TERMS = 3.6e7
+
+
 def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12, grid=24, refine=6,
                           max_T=None):
     r"""Tight epsilon of :math:`h \sum_c w_c\mathrm{DLap}(a_c) + S` over every real shift :math:`|s| \le \Delta` (module docstring).
@@ -403,6 +411,10 @@ def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12,
             L, Lpair = _laplace_candidates(lim, D, range(0, law.period), range(0, law.period))
         else:
             steps = int(2.2 * (d + 8)) + 10
+            # both scans: grid points per lattice step over one period and over the window [0, T] (T' at least P)
+            scan = (P + 2 * D) / hh * grid * law.gauss_terms()
+            check_work("the tight epsilon's scan of one period", scan, MAX_SCAN_TERMS, "kernel terms",
+                       seconds_each=1e-4, grows_with="sigma/h and the comb's period")
             L, Lpair = _gauss_candidates(lim, D, mp.zero, P, grid, refine, steps)
         # T': eta(T') < target
         E0, theta = (mp.zero, mp.zero) if len(law.w) == 1 else _e0(law)
@@ -430,8 +442,14 @@ def tight_epsilon_lattice(rates, weights, h, kernel, scale, Delta, *, digits=12,
         eta = -mp.log(1 - rho)
         T = Tp + D
         K = int(mp.ceil(T / hh))
+        if kernel != "laplace":
+            check_work("the tight epsilon's scan of the window", (T + 2 * D) / hh * grid * law.gauss_terms(),
+                       MAX_SCAN_TERMS, "kernel terms", seconds_each=1e-4, grows_with=_WINDOW_GROWS)
         if kernel == "laplace":
-            law.use_table(K + 2 * F + law.margin() + 2)  # the pmf on the window: one power series
+            n = K + 2 * F + law.margin() + 2
+            check_work("the tight epsilon's window", n, MAX_WINDOW_POINTS, "lattice points", seconds_each=5e-5,
+                       grows_with=_WINDOW_GROWS)
+            law.use_table(n)  # the pmf on the window: one power series
             law.fill_cells(-2 * F - 2, K + 2 * F + 1)      # the cells (those of t = hj +- Delta too): recurrences
             W, pair = _laplace_candidates(law, D, range(0, K + 1), range(-F, K + F + 1))
         else:
@@ -531,6 +549,17 @@ class TransformedGDLTight(LatticeTight):
 
 #: the longest window the beta < 1 branch of :func:`tight_epsilon_transformed_gdl` tries
 _GDL_MAX_WINDOW = 40000
+#: Largest :func:`_gdl_table_cost` a longer window may have (about 20-60 s): past it the bracket is returned open
+#: (``certified`` False) rather than the window grown for minutes or hours.
+_GDL_MAX_COST = 1e6
+
+
+def _gdl_table_cost(K, a, d):
+    """Cost units of the GDL's pmf table on ``K`` points: ``K * (wd/1000)^1.6``, ``wd`` the digits the forward
+    recurrence needs (``d + 10 + 2 a K / ln 10``: each step amplifies the growing solution by ``e^{2a}``).  One unit
+    is about 2e-5 to 5e-5 s (``gdl.pmf_range``: 6410 points at a = 1, 5618 digits, 1.7 s)."""
+    wd = d + 15 + 2 * float(a) * K / 2.303
+    return K * (wd / 1000) ** 1.6
 
 
 def _gdl_tail_eta(beta, a, b, h, Delta, N0, d, parts=False):
@@ -610,7 +639,8 @@ def tight_epsilon_transformed_gdl(beta, a, b, h, Delta=1, *, digits=12, window=N
             eps = lower
         else:
             eta = _gdl_tail_eta(src.beta, src.rate, law.s, hh, D, K, d)
-            while W < L + eta and window is None and K < _GDL_MAX_WINDOW:
+            while (W < L + eta and window is None and K < _GDL_MAX_WINDOW
+                   and _gdl_table_cost(4 * K, src.rate, d) <= _GDL_MAX_COST):
                 K = min(4 * K, _GDL_MAX_WINDOW)         # a longer window: a smaller eta and the same W or more
                 W, pair, end = scan(K)
                 eta = _gdl_tail_eta(src.beta, src.rate, law.s, hh, D, K, d)
