@@ -48,7 +48,8 @@ class AreteGaussNoise(Noise):
     reference = "beyond the paper: Gaussian smoothing of the Gamma difference"
     parameters = (
         Parameter("alpha", "positive", "Gamma shape alpha > 0", bounds=("1e-7", "100")),
-        Parameter("theta", "positive", "Gamma scale theta > 0", bounds=SCALE_BOUNDS),
+        # theta up to 1e10: beyond it the Gaussian cover's float placement runs without end (1e10: refused in seconds)
+        Parameter("theta", "positive", "Gamma scale theta > 0", bounds=(SCALE_BOUNDS[0], "1e10")),
         Parameter("lam", "nonnegative", "Laplace scale lambda >= 0 (0: no Laplace part)",
                   bounds=("0", SCALE_BOUNDS[1])),
         Parameter("sigma", "positive", "Gaussian part's standard deviation sigma > 0", bounds=SCALE_BOUNDS),
