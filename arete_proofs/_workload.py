@@ -10,8 +10,9 @@ terms of a kernel sum) calls :func:`check_work` with that count, the count's lim
   ``INFO``) with the estimate; ``arete`` shows these lines on stderr unless ``--quiet``, and a library user sees them
   after ``logging.basicConfig(level=logging.INFO)``.
 
-The limits are set so that a refused computation would need more than about an hour or more than a few GB on a
-machine of 2 cores and 24 GiB; each limit's docstring says its unit's measured cost.
+Each limit is the count whose estimated time is at the edge of what one step of a command should take on a machine
+of 2 cores and 24 GiB (minutes for one table or one density value, which a command repeats; an hour for a whole scan);
+each limit's docstring says its unit's measured cost, and each refusal says how long its limit takes.
 
 >>> check_work("the window", 10**3, MAX_WINDOW_POINTS, "lattice points", seconds_each=4e-5, grows_with="1/a")
 >>> try:

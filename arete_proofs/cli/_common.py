@@ -30,7 +30,7 @@ import mpmath
 from mpmath import mp
 
 from .._validation import MAX_DIGITS, in_closed_range
-from ..noise._base import EPS_BOUNDS, SCALE_BOUNDS
+from ..noise._base import EPS_BOUNDS, SENSITIVITY_BOUNDS
 
 PROG = "arete"
 DEFAULT_DIGITS = 15
@@ -417,7 +417,7 @@ class estimates:
 
 #: The sensitivities the commands accept: a length scale, in the range of the noise families' scales.  The engines
 #: are scale-covariant, but their float64 searches place cells at the noise's own scales.
-SENSITIVITY_RANGE = SCALE_BOUNDS
+SENSITIVITY_RANGE = SENSITIVITY_BOUNDS
 #: The privacy levels eps the optimiser, Lemma 3's parameters (``--paper-eps``) and the simulation accept: those of
 #: the Staircase families' ``--staircase-eps``.
 EPSILON_RANGE = EPS_BOUNDS

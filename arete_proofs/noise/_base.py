@@ -56,6 +56,7 @@ from __future__ import annotations
 import math
 import numbers
 import sys
+import functools
 from dataclasses import dataclass, field
 from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
@@ -63,7 +64,7 @@ from typing import Any, ClassVar
 
 from mpmath import mp
 
-from .._validation import exact_point, floor_point, in_closed_range, parse_precision  # noqa: F401  (floor_point: the families import it from here)
+from .._validation import exact_point, floor_point, in_closed_range, parse_precision, positive  # noqa: F401  (floor_point: the families import it from here)
 
 __all__ = [
     "CAPABILITIES",
@@ -287,6 +288,43 @@ class TightResult:
         return w[0] if isinstance(w, tuple) else w
 
 
+#: The sensitivities ``Delta`` the families' privacy tools accept (:func:`check_sensitivity`): a length scale, in
+#: the range of the families' scales (the engines are scale-covariant, but their float64 searches place cells at the
+#: noise's own scales).  The command line's ``--sensitivity`` has the same range.
+SENSITIVITY_BOUNDS = SCALE_BOUNDS
+
+#: The methods whose first argument is the sensitivity ``Delta``; every family's own is wrapped so that it checks
+#: ``Delta`` first (:meth:`Noise.__init_subclass__`).
+_SENSITIVITY_METHODS = ("tight_epsilon", "certify")
+
+
+def check_sensitivity(Delta) -> None:
+    """Refuse (``ValueError`` naming ``Delta``) a sensitivity that is not a number in :data:`SENSITIVITY_BOUNDS`.
+
+    >>> check_sensitivity(1)
+    >>> check_sensitivity("1e300")
+    Traceback (most recent call last):
+    ...
+    ValueError: Delta must be in [1e-12, 1e12] (the sensitivities the families accept), got '1e300'
+    """
+    with mp.workdps(30):
+        value = positive(Delta, "Delta")
+    if not in_closed_range(value, *SENSITIVITY_BOUNDS):
+        lo, hi = SENSITIVITY_BOUNDS
+        raise ValueError(f"Delta must be in [{lo}, {hi}] (the sensitivities the families accept), got {str(Delta)!r}")
+
+
+def _checks_sensitivity(method):
+    """``method(self, Delta=1, ...)`` with :func:`check_sensitivity` first."""
+    @functools.wraps(method)
+    def checked(self, Delta=1, *args, **kwargs):
+        check_sensitivity(Delta)
+        return method(self, Delta, *args, **kwargs)
+
+    checked.checks_sensitivity = True
+    return checked
+
+
 class Noise:
     r"""Base class of the noise families (module docstring: the interface).
 
@@ -327,6 +365,14 @@ class Noise:
     size_limits: ClassVar[dict] = {}
 
     __slots__ = ("_params", "_values", "source")
+
+    def __init_subclass__(cls, **kwargs):
+        """A family's ``tight_epsilon`` and ``certify`` check their sensitivity first (:func:`check_sensitivity`)."""
+        super().__init_subclass__(**kwargs)
+        for name in _SENSITIVITY_METHODS:
+            method = cls.__dict__.get(name)
+            if callable(method) and not getattr(method, "checks_sensitivity", False):
+                setattr(cls, name, _checks_sensitivity(method))
 
     def __init__(self, *, source: dict | None = None, **params):
         names = [p.name for p in self.parameters]
