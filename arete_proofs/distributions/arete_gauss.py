@@ -275,8 +275,8 @@ def _mixture(kind, t, alpha, theta, lam, sigma, d):
 
         tol = mp.mpf(10) ** -(d + 3)
         beta = float(min(alpha, mp.mpf("0.999")))
-        body, _e1, ab1 = integrate(f_body, list(zip(pts, pts[1:])), tol, mp.prec, beta=beta)
-        tail, _e2, ab2 = integrate(f_tail, [(mp.zero, mp.one)], tol, mp.prec)
+        body, _e1, ab1 = integrate(f_body, list(zip(pts, pts[1:])), tol, mp.prec, beta=beta, extrapolate=True)
+        tail, _e2, ab2 = integrate(f_tail, [(mp.zero, mp.one)], tol, mp.prec, extrapolate=True)
         v = body + tail
         if not v > 0 or (ab1 + ab2) / v > 10 ** (GUARD_DIGITS - 3):
             raise PrecisionError("the Laplace-mixture integral lost too many digits")
