@@ -381,6 +381,9 @@ class progress:
 
     def __exit__(self, *exc):
         self._stop.set()
+        thread = getattr(self, "_thread", None)
+        if thread is not None:
+            thread.join()   # a line being printed ends before the command does (none after it)
         return False
 
 

@@ -556,7 +556,7 @@ _GDL_MAX_COST = 1e6
 
 def _gdl_table_cost(K, a, d):
     """Cost units of the GDL's pmf table on ``K`` points: ``K * (wd/1000)^1.6``, ``wd`` the digits the forward
-    recurrence needs (``d + 10 + 2 a K / ln 10``: each step amplifies the growing solution by ``e^{2a}``).  One unit
+    recurrence needs (``d + 15 + 2 a K / ln 10``: each step amplifies the growing solution by ``e^{2a}``).  One unit
     is about 2e-5 to 5e-5 s (``gdl.pmf_range``: 6410 points at a = 1, 5618 digits, 1.7 s)."""
     wd = d + 15 + 2 * float(a) * K / 2.303
     return K * (wd / 1000) ** 1.6
