@@ -124,6 +124,7 @@ def test_a_ball_below_float_range_prints():
     from arete_proofs.certified.comb_balls import _dec
 
     assert _dec(Fraction(3, 10 ** 400), 3, round) == "3.00E-400"
+    assert _dec(Fraction(3 * 10 ** 400), 3, round) == "3.00E+400"   # above float range: no OverflowError
 
 
 def test_the_transformed_gdl_window_stops_growing_at_its_cost_limit():

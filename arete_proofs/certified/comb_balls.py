@@ -87,9 +87,10 @@ def _floor_log10(q) -> int:
 def _dec(q, n, rnd):
     if q == 0:
         return "0"
-    f = abs(float(q))
+    q = Fraction(q)
+    size = len(str(abs(q.numerator))) - len(str(q.denominator))   # within 1 of log10 |q|, no float involved
     # float64's log10 where q is in its range (the recorded certificates' digits were printed so), exact outside it
-    e = (math.floor(math.log10(f)) if 1e-300 < f < 1e300 else _floor_log10(q)) - n + 1
+    e = (math.floor(math.log10(abs(q))) if -300 < size < 300 else _floor_log10(q)) - n + 1
     scaled = q / Fraction(10) ** e if e >= 0 else q * Fraction(10) ** (-e)
     from decimal import Decimal
 

@@ -37,8 +37,8 @@ import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from .._workload import check_work
 
+from .._workload import check_work
 from .comb_balls import (
     CombCertificate,
     _ball,

@@ -229,15 +229,20 @@ def _extra(beta, a, d, steps=None):
     """
     a = float(a)
     if steps is None:
-        steps = (d * 2.303 + max(0.0, -math.log(a)) + 3 * abs(float(beta) - 1) * math.log(d / a + 10) + 10) / a + 32
+        steps = _tail_steps(beta, a, d) + 32
     return int(2 * a * steps / 2.303) + 10
+
+
+def _tail_steps(beta, a, d):
+    """Steps of a tail sum to 10^-d: about (d ln 10 + ln(1/a) + |beta - 1| ln k)/a (:func:`_extra`)."""
+    a = float(a)
+    return (d * 2.303 + max(0.0, -math.log(a)) + 3 * abs(float(beta) - 1) * math.log(d / a + 10) + 10) / a
 
 
 def _tail(n0, beta, a, d, weight=False):
     """sum_{k >= n0} p_k (or k p_k) to ``d`` digits (n0 >= 0)."""
-    af, dd = float(a), d + GUARD_DIGITS
-    steps = (dd * 2.303 + max(0.0, -math.log(af)) + 3 * abs(float(beta) - 1) * math.log(dd / af + 10) + 10) / af
-    check_work("the GDL's tail sum", steps, MAX_RECURRENCE_STEPS, "recurrence steps", seconds_each=1.5e-5,
+    check_work("the GDL's tail sum", _tail_steps(beta, a, d + GUARD_DIGITS), MAX_RECURRENCE_STEPS,
+               "recurrence steps", seconds_each=1.5e-5,
                grows_with="1/a (the tail's decay per step) and the digits")
     wd = d + GUARD_DIGITS + _extra(beta, a, d + GUARD_DIGITS)
     for _ in range(6):
